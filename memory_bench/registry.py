@@ -1,0 +1,110 @@
+"""The registry a plugin adds its backends to, and what it keeps about each."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from memory_bench.backend import Backend, BackendContext
+from memory_bench.capabilities import Capability, parse_capabilities
+from memory_bench.options import Option
+
+__all__ = ["BackendFactory", "BackendInfo", "BackendRegistry", "DuplicateBackendError"]
+
+BackendFactory = Callable[[dict[str, Any], BackendContext], Backend]
+
+_NAME_CHARS = set("abcdefghijklmnopqrstuvwxyz0123456789-_.")
+
+
+class DuplicateBackendError(ValueError):
+    """Two plugins claimed one backend name."""
+
+
+@dataclass(frozen=True)
+class BackendInfo:
+    """Everything known about a backend without creating it."""
+
+    name: str
+    factory: BackendFactory = field(repr=False, compare=False)
+    description: str
+    version: str
+    capabilities: frozenset[Capability]
+    options: tuple[Option, ...] = ()
+    plugin: str = "<unknown>"  # the plugin (entry point or object) that added it
+    # Honest notes the report repeats, e.g. "uses subject/relation tags to supersede".
+    notes: tuple[str, ...] = ()
+
+    def has(self, capability: Capability) -> bool:
+        return capability in self.capabilities
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "description": self.description,
+            "version": self.version,
+            "capabilities": sorted(c.value for c in self.capabilities),
+            "options": [o.to_dict() for o in self.options],
+            "plugin": self.plugin,
+            "notes": list(self.notes),
+        }
+
+
+class BackendRegistry:
+    """Collects backends from every plugin; the host owns validation and duplicates."""
+
+    def __init__(self) -> None:
+        self._backends: dict[str, BackendInfo] = {}
+        self._current_plugin = "<unknown>"
+
+    def _set_plugin(self, plugin: str) -> None:
+        self._current_plugin = plugin
+
+    def add(
+        self,
+        name: str,
+        *,
+        factory: BackendFactory,
+        description: str,
+        version: str,
+        capabilities: Iterable[str | Capability] = (),
+        options: Sequence[Option] = (),
+        notes: Sequence[str] = (),
+    ) -> None:
+        """Register one backend. Raises on a bad name or one already taken."""
+        if not name or not set(name) <= _NAME_CHARS or name[0] in "-_.":
+            raise ValueError(
+                f"backend name {name!r} from {self._current_plugin}: use lower-case "
+                "letters, digits, '-', '_' and '.'"
+            )
+        if not callable(factory):
+            raise TypeError(f"backend {name}: factory is not callable")
+        names = [o.name for o in options]
+        if len(names) != len(set(names)):
+            raise ValueError(f"backend {name}: an option is declared twice")
+        if name in self._backends:
+            first = self._backends[name].plugin
+            raise DuplicateBackendError(
+                f"backend name {name!r} is claimed by two plugins: {first} and "
+                f"{self._current_plugin}"
+            )
+        self._backends[name] = BackendInfo(
+            name=name,
+            factory=factory,
+            description=description,
+            version=version,
+            capabilities=parse_capabilities(capabilities),
+            options=tuple(options),
+            plugin=self._current_plugin,
+            notes=tuple(notes),
+        )
+
+    def get(self, name: str) -> BackendInfo | None:
+        return self._backends.get(name)
+
+    def names(self) -> list[str]:
+        """Backend names, sorted: never in the order the filesystem gave."""
+        return sorted(self._backends)
+
+    def all(self) -> list[BackendInfo]:
+        return [self._backends[n] for n in self.names()]
