@@ -114,7 +114,7 @@ def _new_result(cfg: RunConfig) -> dict[str, Any]:
         "status": "running",
         "started_at": now_iso(),
         "finished_at": None,
-        "scenario": {**cfg.scenario.to_dict(), "data_hashes": {}},
+        "scenario": {**cfg.scenario.to_dict(), "data_hashes": {}, "data_stats": {}},
         "seeds": list(cfg.seeds),
         "manifest": cfg.manifest,
         "backends": [
@@ -141,6 +141,7 @@ def run_benchmark(cfg: RunConfig, progress: Progress | None = None) -> dict[str,
         for si, seed in enumerate(cfg.seeds):
             raw = generate(cfg.scenario, seed)
             result["scenario"]["data_hashes"][str(seed)] = raw.items_hash()
+            result["scenario"]["data_stats"][str(seed)] = raw.stats
             data = raw.bind(f"{cfg.run_id}-s{seed}")
             for sel in cfg.selections:
                 if progress:

@@ -15,6 +15,7 @@ __all__ = ["GENERATORS", "check_capacity", "generate"]
 
 GENERATORS = {
     "templated": "memory_bench.generators.templated",
+    "natural": "memory_bench.generators.natural",
 }
 
 

@@ -15,6 +15,7 @@ from datetime import UTC, datetime, timedelta
 from memory_bench.data import UNBOUND_RUN, Fact, GateCase, ScenarioData, Update
 from memory_bench.generators import vocab
 from memory_bench.generators.names import NamePools
+from memory_bench.generators.overlap import question_overlap
 from memory_bench.generators.relations import RELATIONS, Relation
 from memory_bench.items import Item
 from memory_bench.scenario import Scenario
@@ -124,6 +125,12 @@ def generate(s: Scenario, seed: int) -> ScenarioData:
         updates=tuple(updates),
         gate=tuple(stamped),
         reinforce=tuple(reinforce),
+        stats={"question_overlap": question_overlap(
+            probe=([f.question for f in facts], [f.item.text for f in facts],
+                   [f.subject for f in facts]),
+            update=([u.question for u in updates], [u.item.text for u in updates],
+                    [facts[u.fact].subject for u in updates]),
+        )},
     )
 
 
