@@ -72,6 +72,11 @@ def _tokens(word: str) -> set[str]:
     return set(re.findall(r"[a-z]+", word.lower()))
 
 
+def _senses_of(c: Corpus, word: str) -> list[Synset]:
+    """The slice's senses of ``word``, spelt exactly so ("commerce", not "Commerce")."""
+    return [c.synsets[i] for i in c.by_word.get(word.lower(), ()) if word in c.synsets[i].words]
+
+
 def _pairs(c: Corpus, s: Synset) -> list[tuple[str, str]]:
     """(fact word, question word) pairs a fact about ``s`` can use.
 
@@ -79,7 +84,7 @@ def _pairs(c: Corpus, s: Synset) -> list[tuple[str, str]]:
     question word has one sense in all of WordNet, shares no word with the fact
     word and does not occur in the definition.
     """
-    fact_words = [w for w in s.words if _WORD.match(w) and c.sense_count(w) >= 2]
+    fact_words = [w for w in s.words if _WORD.match(w) and len(_senses_of(c, w)) >= 2]
     asked = [
         w
         for w, n in zip(s.words, s.senses, strict=True)
@@ -130,10 +135,8 @@ class _Draw:
             for a, b in _pairs(self.c, s):
                 others = [
                     o
-                    for i in self.c.by_word[a.lower()]
-                    if (o := self.c.synsets[i]) is not s
-                    and self.free(o, allow=a)
-                    and o.definition != s.definition
+                    for o in _senses_of(self.c, a)
+                    if o is not s and self.free(o, allow=a) and o.definition != s.definition
                 ]
                 options += [(a, b, o) for o in others]
             if not options:

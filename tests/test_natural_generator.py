@@ -1,0 +1,167 @@
+"""The natural generator: deterministic, real text, and one correct item per question."""
+
+from __future__ import annotations
+
+from collections import Counter
+from functools import cache
+
+import pytest
+
+from memory_bench.data import ScenarioData
+from memory_bench.generators import generate
+from memory_bench.generators.natural import MAX_FACTS
+from memory_bench.generators.overlap import content_words
+from memory_bench.generators.phrasing import has_phrase
+from memory_bench.generators.wordnet import Synset, load_corpus
+from memory_bench.items import Item
+from memory_bench.scenario import ScenarioError, load_scenario
+
+SEEDS = range(5)
+
+
+@cache
+def _data(seed: int) -> ScenarioData:
+    return generate(load_scenario("natural"), seed)
+
+
+@cache
+def _senses() -> dict[str, Synset]:
+    return {s.key: s for s in load_corpus().synsets}
+
+
+def _sense(item: Item) -> Synset:
+    return _senses()[item.tag("synset")]
+
+
+def _stored(d: ScenarioData) -> list[Item]:
+    """Everything a backend without a gate holds after the gate phase, duplicates aside."""
+    return [f.item for f in d.facts] + list(d.noise) + [u.item for u in d.updates] + [
+        g.item for g in d.gate if g.kind == "clean"
+    ]
+
+
+def _asked(d: ScenarioData, i: int) -> str:
+    """The word the i-th fact's question asks about: a synonym named in the question."""
+    f = d.facts[i]
+    words = [w for w in _sense(f.item).words if w != f.subject and has_phrase(f.question, w)]
+    assert words, f.question
+    return max(words, key=len)  # "cam stroke", not the "stroke" inside it
+
+
+def test_same_seed_same_items_other_seed_differs() -> None:
+    s = load_scenario("natural")
+    a, b, c = generate(s, 3), generate(s, 3), generate(s, 4)
+    assert a.to_dict() == b.to_dict() and a.stats == b.stats
+    assert a.items_hash() == b.items_hash() != c.items_hash()
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_counts_ids_sources_and_clock(seed: int) -> None:
+    d = _data(seed)
+    assert (len(d.facts), len(d.noise), len(d.updates)) == (120, 600, 30)
+    assert Counter(g.kind for g in d.gate) == {"empty": 20, "short": 20, "duplicate": 20,
+                                               "clean": 30}
+    items = d.all_items()
+    assert len({i.id for i in items}) == len(items)
+    times = [i.timestamp for i in items]
+    assert times == sorted(times) and len(set(times)) == len(times)
+    assert {f.item.source for f in d.facts} == {"bench-RUN-e1"}
+    assert {i.source for i in d.noise} == {"bench-RUN-n"}
+    assert {u.item.source for u in d.updates} == {"bench-RUN-e2"}
+    assert {g.item.source for g in d.gate} == {"bench-RUN-g"}
+    for it in [f.item for f in d.facts] + list(d.noise) + [u.item for u in d.updates]:
+        assert it.tag("relation") == "meaning" and it.tag("subject") and it.tag("synset")
+    assert not set(d.reinforce) & {u.fact for u in d.updates} and len(set(d.reinforce)) == 10
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_facts_are_wordnet_prose_asked_for_by_a_synonym(seed: int) -> None:
+    d = _data(seed)
+    for i, f in enumerate(d.facts):
+        sense = _sense(f.item)
+        assert f.subject in sense.words and f.value == sense.definition
+        assert sense.definition.rstrip(" .;") in f.item.text
+        assert has_phrase(f.item.text, f.subject)
+        b = _asked(d, i)
+        assert not has_phrase(f.item.text, b)  # the question's word is not in the fact
+        assert not set(b.split()) & set(f.subject.split())
+        assert not has_phrase(f.question, f.subject)
+    assert len({f.question.replace(_asked(d, i), "W") for i, f in enumerate(d.facts)}) >= 5
+    assert len({f.subject for f in d.facts}) == 120
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_every_question_has_exactly_one_correct_item(seed: int) -> None:
+    """No stored item but the fact has the asked word among its synonyms; an
+    update's word is named only by the old fact and the update."""
+    d = _data(seed)
+    stored = _stored(d)
+
+    def naming(word: str) -> list[str]:
+        w = word.lower()
+        return [it.id for it in stored if w in {x.lower() for x in _sense(it).words}]
+
+    for i, f in enumerate(d.facts):
+        assert naming(_asked(d, i)) == [f.item.id]
+        assert load_corpus().sense_count(_asked(d, i)) == 1
+    for u in d.updates:
+        old = d.facts[u.fact]
+        assert naming(old.subject) == [old.item.id, u.item.id]
+    # every stored sense is distinct, so no two stored items state the same meaning
+    keys = [it.tag("synset") for it in stored]
+    assert len(set(keys)) == len(keys)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_updates_give_the_same_word_another_real_sense_later(seed: int) -> None:
+    d = _data(seed)
+    last = max(i.timestamp for i in [f.item for f in d.facts] + list(d.noise))
+    for u in d.updates:
+        f = d.facts[u.fact]
+        new, old = _sense(u.item), _sense(f.item)
+        assert u.item.tag("subject") == f.subject and f.subject in new.words
+        assert new.key != old.key and u.value == new.definition != f.value
+        assert new.definition.rstrip(" .;") in u.item.text
+        assert u.item.timestamp > last
+        assert has_phrase(u.question, f.subject)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_gate_items_are_real_text_of_their_kind(seed: int) -> None:
+    d = _data(seed)
+    noise_texts = {i.text for i in d.noise}
+    stored = {f.item.text for f in d.facts} | noise_texts
+    words = {w for s in load_corpus().synsets for w in s.words}
+    for g in d.gate:
+        text = g.item.text
+        if g.kind == "empty":
+            assert not text.strip()
+        elif g.kind == "short":
+            assert text in words and 1 <= len(text.split()) < 3
+        elif g.kind == "duplicate":
+            assert text in noise_texts
+        else:
+            assert text not in stored and len(text.split()) >= 3
+            assert _sense(g.item).definition.rstrip(" .;") in text
+    assert [g.kind for g in d.gate] != sorted(g.kind for g in d.gate)
+
+
+def test_overlap_stats_describe_the_data() -> None:
+    d = _data(0)
+    probe = d.stats["question_overlap"]["probe"]
+    zero = sum(
+        not content_words(f.question) & content_words(f.item.text) for f in d.facts
+    )
+    assert probe["zero_overlap_share"] == round(zero / 120, 4)
+    assert sum(probe["share_histogram"].values()) == 120
+    assert d.stats["corpus"]["sha256"] == load_corpus().manifest["sha256"]
+
+
+def test_capacity_limits() -> None:
+    big = load_scenario("natural", {"facts": MAX_FACTS, "noise": 1500, "updates": 30})
+    d = generate(big, 7)
+    assert len(d.facts) == MAX_FACTS and len({f.subject for f in d.facts}) == MAX_FACTS
+    with pytest.raises(ScenarioError, match="at most"):
+        load_scenario("natural", {"facts": MAX_FACTS + 1})
+    with pytest.raises(ScenarioError, match="distinct WordNet senses"):
+        load_scenario("natural", {"noise": 5000})
