@@ -4,17 +4,17 @@
     python scripts/build_corpus_slice.py            # reads /usr/share/wordnet
     python scripts/build_corpus_slice.py --deb wordnet-base_3.0-37_all.deb
 
-The slice is every WordNet 3.0 noun synset that is *familiar* (at least one of
-its words has this sense tagged in WordNet's sense-tagged corpus, i.e. the
+The slice is every WordNet 3.0 noun synset that is *familiar* (at least one
+of its words has this sense tagged in WordNet's sense-tagged corpus, i.e. the
 sense is in use in real text) and is not an instance (no proper names of
-people or places), less the few senses WordNet's own definition marks as
-obscene, vulgar, offensive, disparaging, derogatory or ethnic. For each
-synset it keeps the offset, lexicographer file, words (with each word's
-sense count over all parts of speech, so the generator can tell an
-unambiguous word from a polysemous one), the definition and the example
-sentences. Output is gzipped JSON lines written
-byte-for-byte reproducibly, a manifest with the source package, version,
-source-file hashes and the slice's sha256, and the WordNet licence notice.
+people or places), less the few senses whose definition WordNet itself marks
+as obscene, vulgar, offensive, disparaging, derogatory or ethnic, or that use
+the word "retarded". For each synset it keeps the offset, lexicographer file,
+words (with each word's sense count over all parts of speech, so the
+generator can tell an unambiguous word from a polysemous one), the definition
+and the example sentences. Output: gzipped JSON lines, byte-for-byte
+reproducible; a manifest with the source package, its version, the source
+files' hashes and the slice's sha256; and the WordNet licence notice.
 """
 
 from __future__ import annotations
@@ -47,7 +47,9 @@ NOUN_LEXNAMES = tuple(_LEXNAMES.split())
 _QUOTED = re.compile(r'"([^"]+)"')
 # Senses WordNet itself labels as obscene or as slurs are left out: a published
 # benchmark does not need them, and every other sense is kept as WordNet has it.
-_UNFIT = re.compile(r"obscene|vulgar|offensive|disparag|derogat|\bslur|ethnic", re.IGNORECASE)
+_UNFIT = re.compile(
+    r"obscene|vulgar|offensive|disparag|derogat|\bslur|ethnic|\bretard", re.IGNORECASE
+)
 
 
 def _read_index(path: Path) -> tuple[dict[str, int], dict[str, list[str]]]:
@@ -191,7 +193,8 @@ def write_slice(wn: Path, copyright_file: Path, version: str, out: Path = OUT) -
         },
         "selection": "noun synsets, not instances, with at least one word whose sense is "
         "tagged in WordNet's sense-tagged corpus (index.noun tagsense_cnt), without senses whose "
-        "definition marks them obscene, vulgar, offensive, disparaging, derogatory or ethnic",
+        "definition marks them obscene, vulgar, offensive, disparaging, derogatory or ethnic, "
+        "or that use the word retarded",
         "licence": "WORDNET-LICENSE",
     }
     (out / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
