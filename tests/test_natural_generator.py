@@ -9,7 +9,7 @@ import pytest
 
 from memory_bench.data import ScenarioData
 from memory_bench.generators import generate
-from memory_bench.generators.natural import MAX_FACTS
+from memory_bench.generators.natural import MAX_FACTS, MAX_SENSES
 from memory_bench.generators.overlap import content_words
 from memory_bench.generators.phrasing import has_phrase
 from memory_bench.generators.wordnet import Synset, load_corpus
@@ -158,9 +158,12 @@ def test_overlap_stats_describe_the_data() -> None:
 
 
 def test_capacity_limits() -> None:
-    big = load_scenario("natural", {"facts": MAX_FACTS, "noise": 1500, "updates": 30})
+    """The largest scenario capacity_error lets through can be generated."""
+    noise = MAX_SENSES - 2 * MAX_FACTS - 20 - 30  # minus gate_short and gate_clean
+    big = load_scenario("natural", {"facts": MAX_FACTS, "noise": noise, "updates": 30})
     d = generate(big, 7)
     assert len(d.facts) == MAX_FACTS and len({f.subject for f in d.facts}) == MAX_FACTS
+    assert len(d.noise) == noise
     with pytest.raises(ScenarioError, match="at most"):
         load_scenario("natural", {"facts": MAX_FACTS + 1})
     with pytest.raises(ScenarioError, match="distinct WordNet senses"):
