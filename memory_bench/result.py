@@ -37,7 +37,11 @@ def summarize_backends(result: dict[str, Any]) -> None:
     """Fill each backend's ``summary`` from the metrics of its successful runs."""
     for b in result["backends"]:
         ok = [r for r in b["runs"] if r.get("status") == "ok"]
-        b["summary"] = {m.name: summarize([r["metrics"].get(m.name) for r in ok]) for m in METRICS}
+        b["summary"] = {
+            m.name: summarize([r["metrics"].get(m.name) for r in ok],
+                              bounds=(0.0, 1.0) if m.share else None)
+            for m in METRICS
+        }
 
 
 def write_result(path: Path, result: dict[str, Any]) -> None:

@@ -6,28 +6,58 @@ from typing import Any
 
 from memory_bench.metrics import Metric
 
-__all__ = ["NOT_SUPPORTED", "cell", "run_counts"]
+__all__ = ["NOT_SUPPORTED", "REPORT_METRICS", "cell", "num", "run_counts", "verdict_cell"]
 
 NOT_SUPPORTED = "—"
 
+# METHOD.md §6's results table, in its order: the report's headline columns.
+REPORT_METRICS = (
+    "recall1_before",
+    "retention",
+    "updateWinRate",
+    "staleRate",
+    "provenanceAccuracy",
+    "gateRecall",
+    "falseRefusals",
+    "reinforcementDelta",
+    "latency_p50_ms",
+    "latency_p95_ms",
+)
 
-def _num(value: float, metric: Metric) -> str:
+
+def num(value: float, metric: Metric) -> str:
     if metric.name.startswith("latency"):
-        return f"{value:.2f}"
+        return f"{value:.2f}" if abs(value) >= 1 or value == 0 else f"{value:.2g}"
     if metric.name == "ingest_items_per_s":
         return f"{value:,.0f}"
     return f"{value:.3f}"
 
 
 def cell(summary: dict[str, Any] | None, metric: Metric, *, ci: bool = True) -> str:
-    """``mean ± half-width`` of the 95% CI, or — when not supported / no data."""
+    """``mean ± half-width`` of the 95% CI (``mean [low, high]`` when clipped), or —."""
     if not summary or summary.get("mean") is None:
         return NOT_SUPPORTED
-    text = _num(summary["mean"], metric)
-    if ci and summary.get("n", 0) > 1 and summary.get("ci_low") is not None:
-        half = (summary["ci_high"] - summary["ci_low"]) / 2
-        text += f" ± {_num(half, metric)}"
-    return text
+    mean = summary["mean"]
+    text = num(mean, metric)
+    low, high = summary.get("ci_low"), summary.get("ci_high")
+    if not ci or summary.get("n", 0) < 2 or low is None or high is None:
+        return text
+    if abs((mean - low) - (high - mean)) <= 1e-9 * max(1.0, abs(mean)):
+        return f"{text} ± {num((high - low) / 2, metric)}"
+    return f"{text} [{num(low, metric)}, {num(high, metric)}]"
+
+
+def verdict_cell(comparison: dict[str, Any] | None, metric: Metric) -> str:
+    """A paired verdict in a table cell: ``ahead +0.120``, ``tie``, ``n<2`` or —."""
+    if not comparison or comparison["verdict"] == "not supported":
+        return NOT_SUPPORTED
+    if comparison["verdict"] == "insufficient data":
+        return f"n={comparison['n']}, no verdict"
+    if comparison["verdict"] == "tie":
+        return "tie"
+    diff = comparison["mean_diff"]
+    sign = "+" if diff >= 0 else "−"
+    return f"{comparison['verdict']} {sign}{num(abs(diff), metric)}"
 
 
 def run_counts(backend: dict[str, Any]) -> str:
