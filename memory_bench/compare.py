@@ -22,6 +22,7 @@ from memory_bench.stats import (
     CONFIDENCE,
     N_RESAMPLES,
     bootstrap_ci,
+    metric_bounds,
     sign_flip_p,
     summarize,
     t_interval,
@@ -41,7 +42,8 @@ __all__ = [
 ANALYSIS_VERSION = 1
 METHOD = {
     "confidence": CONFIDENCE,
-    "ci": "Student-t interval of the mean over per-seed values (clipped to [0, 1] for shares)",
+    "ci": "Student-t interval of the mean over per-seed values, clipped to the metric's "
+          "range ([0, 1] for shares, non-negative for ratios, latencies and rates)",
     "bootstrap": f"BCa, scipy.stats.bootstrap, {N_RESAMPLES} resamples, seed {BOOTSTRAP_SEED} "
                  "(kept as boot_low/boot_high; not used for verdicts)",
     "paired": "per-seed differences A - B over seeds where both runs succeeded with a value "
@@ -102,7 +104,7 @@ def _summaries(backend: dict[str, Any], bootstrap: bool) -> dict[str, Any]:
     return {
         m.name: summarize(
             [v for v, _ in per_seed(backend, m.name).values()],
-            bounds=(0.0, 1.0) if m.share else None,
+            bounds=metric_bounds(m),
             bootstrap=bootstrap,
         )
         for m in METRICS
@@ -149,7 +151,7 @@ def _welch(old: Sequence[float], new: Sequence[float]) -> tuple[float, float]:
 
 def _compare_metric(old_b: dict[str, Any], new_b: dict[str, Any], metric: Metric) -> dict:
     vo, vn = per_seed(old_b, metric.name), per_seed(new_b, metric.name)
-    bounds = (0.0, 1.0) if metric.share else None
+    bounds = metric_bounds(metric)
     row: dict[str, Any] = {
         "backend": new_b["label"], "metric": metric.name,
         "old": summarize([v for v, _ in vo.values()], bounds=bounds),

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from memory_bench.metrics import METRICS
-from memory_bench.stats import summarize
+from memory_bench.stats import metric_bounds, summarize
 
 __all__ = [
     "SCHEMA",
@@ -38,8 +38,7 @@ def summarize_backends(result: dict[str, Any]) -> None:
     for b in result["backends"]:
         ok = [r for r in b["runs"] if r.get("status") == "ok"]
         b["summary"] = {
-            m.name: summarize([r["metrics"].get(m.name) for r in ok],
-                              bounds=(0.0, 1.0) if m.share else None)
+            m.name: summarize([r["metrics"].get(m.name) for r in ok], bounds=metric_bounds(m))
             for m in METRICS
         }
 

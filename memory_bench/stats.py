@@ -31,6 +31,7 @@ __all__ = [
     "CONFIDENCE",
     "N_RESAMPLES",
     "bootstrap_ci",
+    "metric_bounds",
     "sign_flip_p",
     "summarize",
     "t_interval",
@@ -115,6 +116,16 @@ def sign_flip_p(diffs: Sequence[float], seed: int = BOOTSTRAP_SEED) -> float | N
         signs = rng.choice((1.0, -1.0), size=(SIGN_FLIP_DRAWS, d.size))
     means = np.abs(signs @ d) / d.size
     return float(np.mean(means >= observed - 1e-12 * max(1.0, observed)))
+
+
+def metric_bounds(metric: Any) -> tuple[float, float] | None:
+    """The range a metric's interval is clipped to: [0, 1] for a share, [0, inf) for
+    a ratio, a latency or a rate; None (no clipping) for a signed delta."""
+    if metric.share:
+        return 0.0, 1.0
+    if metric.name == "retention" or metric.name.startswith(("latency", "ingest")):
+        return 0.0, math.inf
+    return None
 
 
 def summarize(

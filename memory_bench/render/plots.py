@@ -44,7 +44,7 @@ def _short(x: float) -> str:
 
 def _png(plt: Any, fig: Any) -> bytes:
     buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=DPI, bbox_inches="tight",
+    fig.savefig(buf, format="png", dpi=DPI,
                 metadata={"Software": None})  # no version string: same input, same bytes
     plt.close(fig)
     return buf.getvalue()
@@ -93,11 +93,14 @@ def _bars(plt: Any, result: dict[str, Any]) -> bytes:
                ncol=min(len(backends), 6), frameon=False, fontsize=9)
     n = len(result.get("seeds", []))
     fig.suptitle(f"Mean over {n} seed(s) with 95% t-interval", fontsize=11)
-    fig.tight_layout(rect=(0, 0.07, 1, 0.96))
+    # Fixed margins instead of tight_layout: one draw instead of three (~1 s saved).
+    fig.subplots_adjust(left=0.04, right=0.99, top=0.86, bottom=0.12, wspace=0.28, hspace=0.3)
     return _png(plt, fig)
 
 
 def _quality_latency(plt: Any, result: dict[str, Any]) -> bytes:
+    from matplotlib import ticker
+
     backends = result["backends"]
     colors = _colors(plt, len(backends))
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.4))
@@ -117,6 +120,8 @@ def _quality_latency(plt: Any, result: dict[str, Any]) -> bytes:
                         ecolor=colors[i], capsize=3, label=b["label"], alpha=0.9)
         if log:
             ax.set_xscale("log")
+            ax.xaxis.set_major_formatter(ticker.FuncFormatter(lambda x, _: f"{x:g}"))
+            ax.xaxis.set_minor_formatter(ticker.NullFormatter())
         else:
             ax.set_xlim(left=0)
         ax.set_xlabel("p50 query latency, ms" + (" (log scale)" if log else ""))
@@ -128,9 +133,9 @@ def _quality_latency(plt: Any, result: dict[str, Any]) -> bytes:
                      fontsize=10)
     handles, labels = axes[0].get_legend_handles_labels()
     if handles:
-        fig.legend(handles, labels, loc="lower center", ncol=min(len(labels), 6),
+        fig.legend(handles, labels, loc="lower center", ncol=min(len(labels), 3),
                    frameon=False, fontsize=9)
-    fig.tight_layout(rect=(0, 0.1, 1, 1))
+    fig.subplots_adjust(left=0.07, right=0.98, top=0.92, bottom=0.24, wspace=0.22)
     return _png(plt, fig)
 
 

@@ -43,8 +43,9 @@ OTHER_METRICS = ("recall5_before", "recall1_after", "ingest_items_per_s")
 
 RESULTS_NOTE = (
     "Mean over seeds ± half-width of the 95% Student-t interval ([low, high] where the "
-    "interval is clipped to [0, 1]). — means the backend cannot report the metric "
-    "(a missing capability), never 0. Latency in milliseconds per query."
+    "interval is clipped to the metric's range, e.g. [0, 1] for a share). — means the "
+    "backend cannot report the metric (a missing capability), never 0. Latency in "
+    "milliseconds per query."
 )
 CAPS_NOTE = "What each backend declares it keeps or does; — = not supported."
 VERDICT_NOTE = (
