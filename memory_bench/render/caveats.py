@@ -67,7 +67,9 @@ def _missing(result: dict[str, Any]) -> list[str]:
     lines = []
     for b in result["backends"]:
         missing = missing_metrics(b)
-        if missing:
+        if not any(r.get("status") == "ok" for r in b.get("runs", [])):
+            lines.append(f"`{b['label']}` has no successful run: every cell of its row is —.")
+        elif missing:
             by_reason: dict[str, list[str]] = {}
             for m, why in missing.items():
                 by_reason.setdefault(why, []).append(BY_NAME[m].label)

@@ -78,9 +78,15 @@ def render_markdown(result: dict[str, Any], images: Mapping[str, str] | None = N
         out += ["## Sample misses", "", md_escape(S.MISSES_NOTE), ""]
         out += _table(*misses)
     params = {k: v for k, v in scen.items() if k != "data_hashes"}
-    out += ["## Scenario", "", "```json", json.dumps(params, indent=1, ensure_ascii=False),
-            "```", "", "Data hashes per seed:", ""]
+    out += ["## Scenario", "", *_block(json.dumps(params, indent=1, ensure_ascii=False)),
+            "Data hashes per seed:", ""]
     out += [f"- seed {md_escape(s)}: {_code(h)}" for s, h in scen.get("data_hashes", {}).items()]
-    out += ["", "## Manifest", "", "```json",
-            json.dumps(result.get("manifest", {}), indent=1, ensure_ascii=False), "```", ""]
+    out += ["", "## Manifest", "",
+            *_block(json.dumps(result.get("manifest", {}), indent=1, ensure_ascii=False))]
     return "\n".join(out)
+
+
+def _block(text: str) -> list[str]:
+    """A fenced block whose fence no line of ``text`` can close early."""
+    fence = "~~~~" if "```" in text else "```"
+    return [fence + "json", text, fence, ""]
