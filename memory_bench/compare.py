@@ -164,8 +164,9 @@ def _compare_metric(old_b: dict[str, Any], new_b: dict[str, Any], metric: Metric
     if not vo and not vn:
         row["status"] = "not supported"
         return row
-    paired = [s for s in sorted(set(vo) & set(vn)) if vo[s][1] == vn[s][1] and vo[s][1]]
-    if len(paired) >= 2 and len(paired) == len(vo) == len(vn):
+    common = sorted(set(vo) & set(vn))
+    paired = [s for s in common if vo[s][1] == vn[s][1] and vo[s][1]]
+    if len(paired) >= 2 and len(paired) == len(common):  # same data on every shared seed
         diffs = [vn[s][0] - vo[s][0] for s in paired]
         low, high = t_interval(diffs)
         row.update(diff=sum(diffs) / len(diffs), pairing="paired by seed")

@@ -88,3 +88,11 @@ def test_cli_bad_input_exits_2(cli, tmp_path: Path) -> None:
     assert missing.returncode == 2 and "cannot read" in missing.stderr
     bad = cli("compare", o, o, "--metric", "recall")
     assert bad.returncode == 2 and "unknown metric 'recall'" in bad.stderr
+
+
+def test_a_failed_seed_keeps_the_pairing_on_the_others() -> None:
+    old = result(backend("A", {"recall1_before": GOOD}))
+    new = result(backend("A", {"recall1_before": WORSE}, failed_seeds=(4,)))
+    row = _row(compare_runs(old, new), "A", "recall1_before")
+    assert row["pairing"] == "paired by seed" and row["status"] == "regression"
+    assert row["new"]["n"] == 4 and row["old"]["n"] == 5
