@@ -185,6 +185,10 @@ def _compare_metric(old_b: dict[str, Any], new_b: dict[str, Any], metric: Metric
     return row
 
 
+def _params(result: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in result["scenario"].items() if k != "data_hashes"}
+
+
 def _machine(result: dict[str, Any]) -> tuple[Any, ...]:
     m = result.get("manifest") or {}
     return (m.get("platform"), m.get("machine"), m.get("cpu_count"))
@@ -208,8 +212,7 @@ def compare_runs(
         for m in chosen
     ]
     notes = []
-    params = lambda r: {k: v for k, v in r["scenario"].items() if k != "data_hashes"}  # noqa: E731
-    if params(old) != params(new):
+    if _params(old) != _params(new):
         notes.append("the scenarios differ: differences may come from the data, not the backend")
     elif old["scenario"].get("data_hashes") != new["scenario"].get("data_hashes"):
         notes.append("the data hashes differ for some seeds: those are compared unpaired")

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from memory_bench.capabilities import Capability
-from memory_bench.metrics import BY_NAME
+from memory_bench.metrics import BY_NAME, Metric
 from memory_bench.render.caveats import backend_notes, caveats
 from memory_bench.render.format import (
     NOT_SUPPORTED,
@@ -112,6 +112,16 @@ def verdict_table(result: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
     return head, rows
 
 
+def _maybe(x: float | None, metric: Metric) -> str:
+    return NOT_SUPPORTED if x is None else num(x, metric)
+
+
+def _interval(low: float | None, high: float | None, metric: Metric) -> str:
+    if low is None or high is None:
+        return NOT_SUPPORTED
+    return f"[{num(low, metric)}, {num(high, metric)}]"
+
+
 def difference_table(result: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
     head = ["first", "second", "metric", "n", "mean diff", "95% t-interval",
             "BCa bootstrap", "sign-flip p", "verdict"]
@@ -122,13 +132,10 @@ def difference_table(result: dict[str, Any]) -> tuple[list[str], list[list[str]]
             if not c or c["verdict"] == "not supported":
                 continue
             metric = BY_NAME[m]
-            f = lambda x, metric=metric: NOT_SUPPORTED if x is None else num(x, metric)  # noqa: E731
             rows.append([
-                a, b, metric.label, str(c["n"]), f(c["mean_diff"]),
-                f"[{f(c['ci_low'])}, {f(c['ci_high'])}]" if c["ci_low"] is not None
-                else NOT_SUPPORTED,
-                f"[{f(c['boot_low'])}, {f(c['boot_high'])}]" if c["boot_low"] is not None
-                else NOT_SUPPORTED,
+                a, b, metric.label, str(c["n"]), _maybe(c["mean_diff"], metric),
+                _interval(c["ci_low"], c["ci_high"], metric),
+                _interval(c["boot_low"], c["boot_high"], metric),
                 NOT_SUPPORTED if c["p_sign_flip"] is None else f"{c['p_sign_flip']:.3g}",
                 c["verdict"],
             ])
