@@ -8,11 +8,12 @@ import io
 from typing import Any
 
 from memory_bench.metrics import BY_NAME
+from memory_bench.paths import PLOT_NAMES
 from memory_bench.render.format import REPORT_METRICS
 
 __all__ = ["PLOTS", "render_plots"]
 
-PLOTS = ("bars", "quality-latency")
+PLOTS = PLOT_NAMES  # the file names --save gives them come from paths.py
 DPI = 110
 MARKERS = "osD^vPX*"
 

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from memory_bench.compare import ensure_analysis
-from memory_bench.paths import OutputError, check_writable
+from memory_bench.paths import PLOT_NAMES, OutputError, check_writable
 
 __all__ = ["render_text", "render_to"]
 
@@ -41,7 +41,7 @@ def _write_plots(result: dict[str, Any], out: Path | None, stem: str) -> None:
         raise OutputError("--format png writes files: give --out DIR")
     if out.exists() and not out.is_dir():
         raise OutputError(f"--out {out} is not a directory")
-    targets = {name: out / f"{stem}-{name}.png" for name in ("bars", "quality-latency")}
+    targets = {name: out / f"{stem}-{name}.png" for name in PLOT_NAMES}
     for path in targets.values():
         check_writable(path)
     out.mkdir(parents=True, exist_ok=True)
