@@ -212,7 +212,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     say = (lambda m: None) if args.quiet else (lambda m: print(m, file=sys.stderr))
     say(f"result: {plan.out}")
     if plan.save:
-        paths = save_report(result, plan.report_paths)
+        paths = save_report(result, plan.report_paths, written=plan.out)
         say(f"report: {paths.md} (also {paths.html.name}, {paths.csv.name}, "
             f"{paths.json.name} and PNGs)")
     failed = [r for b in result["backends"] for r in b["runs"] if r.get("status") != "ok"]

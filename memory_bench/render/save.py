@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
 from typing import Any
 
 from memory_bench.compare import ensure_analysis
@@ -11,9 +13,13 @@ from memory_bench.result import write_result
 __all__ = ["save_report"]
 
 
-def save_report(result: dict[str, Any], paths: ReportPaths) -> ReportPaths:
+def save_report(
+    result: dict[str, Any], paths: ReportPaths, *, written: Path | None = None
+) -> ReportPaths:
     """Analyse when needed, then write every file of ``paths`` (made unique beforehand).
 
+    ``written``: a result file already holding exactly ``result`` (the run's own),
+    copied instead of encoded again (a 6 x 5 default run is ~5 MB of JSON).
     The Markdown links the PNGs by file name, so the set stays readable when the
     directory is moved; the HTML carries its own copies inline.
     """
@@ -24,7 +30,11 @@ def save_report(result: dict[str, Any], paths: ReportPaths) -> ReportPaths:
 
     ensure_analysis(result)
     plots = render_plots(result)
-    write_result(paths.json, result)
+    if written is not None:
+        paths.json.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(written, paths.json)
+    else:
+        write_result(paths.json, result)
     for name, png in plots.items():
         paths.plots[name].write_bytes(png)
     images = {name: p.name for name, p in paths.plots.items()}
