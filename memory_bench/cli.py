@@ -70,10 +70,11 @@ def _parser() -> argparse.ArgumentParser:
 
     rep = sub.add_parser("report", help="render a saved result again")
     rep.add_argument("result", type=Path)
-    rep.add_argument("--format", choices=("md", "json", "table", "html", "csv", "png"),
-                     default="md",
-                     help="md (default), json, table, html (plots inlined), csv (per-seed "
-                          "metrics), png (the plots; needs --out DIR)")
+    rep.add_argument("--format", default="md",
+                     choices=("md", "headline", "json", "table", "html", "csv", "png"),
+                     help="md (default), headline (the results table alone, for a README), "
+                          "json, table, html (plots inlined), csv (per-seed metrics), png "
+                          "(the plots; needs --out DIR)")
     rep.add_argument("--out", type=Path, metavar="PATH",
                      help="write to this new file instead of stdout (png: a directory)")
 

@@ -39,6 +39,9 @@ def test_report_formats(cli) -> None:
     page = cli("report", "r.json", "--format", "html")
     assert page.returncode == 0 and page.stdout.startswith("<!DOCTYPE html>")
     assert page.stdout.count("data:image/png;base64,") == 2
+    head = cli("report", "r.json", "--format", "headline")
+    assert head.stdout.startswith("| backend | runs ok | recall@1 |")
+    assert "smoke scenario, 2 seed(s)" in head.stdout
     table = cli("report", "r.json", "--format", "csv")
     assert table.stdout.splitlines()[0].startswith("run_id,backend,name,seed,data_hash")
     assert len(table.stdout.splitlines()) == 1 + 2 * 2

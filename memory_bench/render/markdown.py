@@ -14,7 +14,7 @@ from typing import Any
 
 from memory_bench.render import sections as S
 
-__all__ = ["md_escape", "render_markdown"]
+__all__ = ["md_escape", "render_headline", "render_markdown"]
 
 
 def md_escape(text: Any) -> str:
@@ -33,6 +33,15 @@ def _code(text: str) -> str:
     text = str(text).replace("\n", " ")
     fence = "``" if "`" in text else "`"
     return f"{fence}{text}{fence}"
+
+
+def render_headline(result: dict[str, Any]) -> str:
+    """The results table and its legend alone: what the README quotes."""
+    seeds = len(result.get("seeds", []))
+    lines = _table(*S.results_table(result))
+    lines.append(md_escape(f"{result['scenario'].get('name')} scenario, {seeds} seed(s), run "
+                           f"{result['run_id']}. {S.RESULTS_NOTE}"))
+    return "\n".join(lines) + "\n"
 
 
 def render_markdown(result: dict[str, Any], images: Mapping[str, str] | None = None) -> str:

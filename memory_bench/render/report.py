@@ -28,9 +28,9 @@ def render_text(result: dict[str, Any], fmt: str) -> str:
         from memory_bench.render.csvfile import render_csv
 
         return render_csv(result)
-    from memory_bench.render.markdown import render_markdown
+    from memory_bench.render.markdown import render_headline, render_markdown
 
-    return render_markdown(result)
+    return render_headline(result) if fmt == "headline" else render_markdown(result)
 
 
 def _write_plots(result: dict[str, Any], out: Path | None, stem: str) -> None:
