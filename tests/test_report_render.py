@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+from html.parser import HTMLParser
 
 from constructed_results import backend, result
 
@@ -50,6 +51,31 @@ def test_markdown_has_the_method_table_capabilities_verdicts_and_caveats() -> No
                     "## Scenario", "## Manifest", "### Backend notes", "## Failures"):
         assert section in md
     assert "<script>" not in md and "&lt;script&gt;" in md
+
+
+def test_a_metric_undefined_on_some_seeds_shows_its_n() -> None:
+    doc = analyse(result(backend("A", {"retention": [1.0, None, 0.9, 0.95, None]})))
+    assert "| A | 5/5 | 0.500 ± 0.000 | 0.950 ± 0.124 (n=3) |" in render_markdown(doc)
+
+
+class _Tags(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: set[str] = set()
+        self.attrs: set[str] = set()
+
+    def handle_starttag(self, tag: str, attrs: list) -> None:
+        self.tags.add(tag)
+        self.attrs |= {name for name, _ in attrs}
+
+
+def test_html_holds_only_the_tags_the_renderer_writes() -> None:
+    parser = _Tags()
+    parser.feed(render_html(_doc(), plots={"bars": b"x", "quality-latency": b"y"}))
+    assert parser.tags <= {"html", "head", "meta", "title", "style", "body", "h1", "h2", "h3",
+                           "p", "table", "thead", "tbody", "tr", "th", "td", "img", "ul",
+                           "li", "b", "code", "pre"}
+    assert parser.attrs <= {"lang", "charset", "name", "content", "class", "alt", "src"}
 
 
 def test_caveats_come_from_the_run() -> None:

@@ -33,18 +33,27 @@ def num(value: float, metric: Metric) -> str:
     return f"{value:.3f}"
 
 
-def cell(summary: dict[str, Any] | None, metric: Metric, *, ci: bool = True) -> str:
-    """``mean ± half-width`` of the 95% CI (``mean [low, high]`` when clipped), or —."""
+def cell(summary: dict[str, Any] | None, metric: Metric, *, ci: bool = True,
+         runs_ok: int | None = None) -> str:
+    """``mean ± half-width`` of the 95% CI (``mean [low, high]`` when clipped), or —.
+
+    ``(n=k)`` follows when the metric has fewer values than ``runs_ok`` successful
+    runs (a seed where it was undefined, e.g. retention after recall@1 of 0).
+    """
     if not summary or summary.get("mean") is None:
         return NOT_SUPPORTED
     mean = summary["mean"]
+    n = summary.get("n", 0)
     text = num(mean, metric)
     low, high = summary.get("ci_low"), summary.get("ci_high")
-    if not ci or summary.get("n", 0) < 2 or low is None or high is None:
-        return text
-    if abs((mean - low) - (high - mean)) <= 1e-9 * max(1.0, abs(mean)):
-        return f"{text} ± {num((high - low) / 2, metric)}"
-    return f"{text} [{num(low, metric)}, {num(high, metric)}]"
+    if ci and n >= 2 and low is not None and high is not None:
+        if abs((mean - low) - (high - mean)) <= 1e-9 * max(1.0, abs(mean)):
+            text += f" ± {num((high - low) / 2, metric)}"
+        else:
+            text += f" [{num(low, metric)}, {num(high, metric)}]"
+    if runs_ok is not None and n < runs_ok:
+        text += f" (n={n})"
+    return text
 
 
 def verdict_cell(comparison: dict[str, Any] | None, metric: Metric) -> str:

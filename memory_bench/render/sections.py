@@ -70,11 +70,12 @@ def run_line(result: dict[str, Any]) -> str:
 
 def _metric_table(result: dict[str, Any], names: tuple[str, ...]) -> tuple[list[str], list]:
     head = ["backend", "runs ok"] + [BY_NAME[m].label for m in names]
-    rows = [
-        [b["label"], run_counts(b)] + [cell(b.get("summary", {}).get(m), BY_NAME[m])
-                                       for m in names]
-        for b in result["backends"]
-    ]
+    rows = []
+    for b in result["backends"]:
+        ok = sum(r.get("status") == "ok" for r in b.get("runs", []))
+        rows.append([b["label"], run_counts(b)] + [
+            cell(b.get("summary", {}).get(m), BY_NAME[m], runs_ok=ok) for m in names
+        ])
     return head, rows
 
 
