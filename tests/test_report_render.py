@@ -89,7 +89,15 @@ def test_caveats_come_from_the_run() -> None:
     assert "ranking, not erasure" in text and "staleRate" in text
     assert "One machine: Linux-test, 2 CPUs" in text
     natural = result(backend("A", {}), generator="natural")
-    assert "Synthetic facts" not in "\n".join(caveats(analyse(natural)))
+    natural["scenario"]["data_stats"] = {
+        str(s): {"question_overlap": {"probe": {"n": 120, "zero_overlap_share": 0.25,
+                                                "share": {"mean": 0.4 + s / 100}}}}
+        for s in range(5)}
+    text_natural = "\n".join(caveats(analyse(natural)))
+    assert "Synthetic facts" not in text_natural
+    assert "shares on average 42% of its content words" in text_natural
+    assert "25% of questions share none (mean over 5 seed(s))" in text_natural
+    assert "Word overlap" not in text
     one = analyse(result(backend("A", {}, n_seeds=1), n_seeds=1))
     assert "anecdote with decimals" in "\n".join(caveats(one))
 

@@ -53,6 +53,21 @@ def _data(result: dict[str, Any]) -> str:
             "need not carry over to another.")
 
 
+def _overlap(result: dict[str, Any]) -> str | None:
+    """Word overlap of questions with their facts, where the generator recorded it."""
+    per_seed = (result["scenario"].get("data_stats") or {}).values()
+    probes = [((s or {}).get("question_overlap") or {}).get("probe") or {} for s in per_seed]
+    probes = [p for p in probes if p.get("n") and "share" in p]
+    if not probes:
+        return None
+    share = sum(p["share"]["mean"] for p in probes) / len(probes)
+    zero = sum(p.get("zero_overlap_share", 0.0) for p in probes) / len(probes)
+    return (f"Word overlap: a phase-2 question shares on average {share:.0%} of its content "
+            f"words with its fact, and {zero:.0%} of questions share none (mean over "
+            f"{len(probes)} seed(s)). Word matchers gain where the overlap is high and can "
+            "only guess where it is zero; compare them with that in mind.")
+
+
 def _seeds(result: dict[str, Any]) -> str:
     n = len(result.get("seeds", []))
     if n <= 1:
@@ -135,8 +150,9 @@ def _latency(result: dict[str, Any]) -> str:
 def caveats(result: dict[str, Any]) -> list[str]:
     """The caveat list of this run, most important first."""
     scen = result["scenario"]
-    out = [_data(result), _seeds(result), *_missing(result), *_failures(result),
-           _updates(result)]
+    overlap = _overlap(result)
+    out = [_data(result), *([overlap] if overlap else []), _seeds(result), *_missing(result),
+           *_failures(result), _updates(result)]
     n_cmp = sum(1 for c in result.get("comparisons", [])
                 if c.get("metric") in REPORT_METRICS and c.get("ci_low") is not None)
     if n_cmp:
