@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from memory_bench.metrics import Metric
@@ -25,12 +26,23 @@ REPORT_METRICS = (
 )
 
 
-def num(value: float, metric: Metric) -> str:
-    if metric.name.startswith("latency"):
-        return f"{value:.2f}" if abs(value) >= 1 or value == 0 else f"{value:.2g}"
+def _decimals(value: float, metric: Metric) -> int:
+    """Shares to 3 places; latency to 2, or 2 significant digits (at most 4 places)
+    below 1 ms."""
     if metric.name == "ingest_items_per_s":
-        return f"{value:,.0f}"
-    return f"{value:.3f}"
+        return 0
+    if metric.name.startswith("latency"):
+        if value == 0 or abs(value) >= 1:
+            return 2
+        return min(4, max(2, 1 - math.floor(math.log10(abs(value)))))
+    return 3
+
+
+def num(value: float, metric: Metric, *, like: float | None = None) -> str:
+    """``value`` in the metric's format; ``like`` takes the decimals from another
+    number (an interval's half-width is written to the precision of its mean)."""
+    places = _decimals(value if like is None else like, metric)
+    return f"{value:,.{places}f}" if metric.name == "ingest_items_per_s" else f"{value:.{places}f}"
 
 
 def cell(summary: dict[str, Any] | None, metric: Metric, *, ci: bool = True,
@@ -47,10 +59,13 @@ def cell(summary: dict[str, Any] | None, metric: Metric, *, ci: bool = True,
     text = num(mean, metric)
     low, high = summary.get("ci_low"), summary.get("ci_high")
     if ci and n >= 2 and low is not None and high is not None:
+        half = (high - low) / 2
+        like = min(abs(mean), half) if half > 0 and mean else mean  # show the spread's digits
+        text = num(mean, metric, like=like)
         if abs((mean - low) - (high - mean)) <= 1e-9 * max(1.0, abs(mean)):
-            text += f" ± {num((high - low) / 2, metric)}"
+            text += f" ± {num(half, metric, like=like)}"
         else:
-            text += f" [{num(low, metric)}, {num(high, metric)}]"
+            text += f" [{num(low, metric, like=like)}, {num(high, metric, like=like)}]"
     if runs_ok is not None and n < runs_ok:
         text += f" (n={n})"
     return text
