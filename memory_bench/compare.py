@@ -46,7 +46,9 @@ METHOD = {
           "range ([0, 1] for shares, non-negative for ratios, latencies and rates)",
     "why t": "with 5 seeds the percentile bootstrap is about 37% narrower than the t-interval "
              "(divisor n, quantile 1.96 instead of 2.78) and covers well under 95%; BCa "
-             "corrects skew, not that, so the wider standard interval is the headline",
+             "corrects skew, not that, so the wider standard interval is the headline; its "
+             "normality assumption is mild here, as each per-seed value is itself a mean "
+             "over many probes",
     "bootstrap": f"BCa, scipy.stats.bootstrap, {N_RESAMPLES} resamples, seed {BOOTSTRAP_SEED} "
                  "(kept as boot_low/boot_high; not used for verdicts)",
     "paired": "per-seed differences A - B over seeds where both runs succeeded with a value "

@@ -6,7 +6,9 @@ spread with divisor n instead of n - 1 and uses a normal quantile (1.96) where
 the t quantile for 4 degrees of freedom is 2.78, so its interval is about 37%
 narrower than the t-interval and covers the true mean far less than 95% of the
 time. BCa corrects skew, not that. A report whose job is to never declare a
-winner inside the noise uses the wider, standard small-sample interval. The
+winner inside the noise uses the wider, standard small-sample interval; its
+normality assumption is mild here, since each per-seed value is itself a mean
+over many probes (120 facts in the default scenario). The
 seeded BCa bootstrap (``scipy.stats.bootstrap``) is still computed and kept in
 the result file (``boot_low``/``boot_high``) for readers who prefer it.
 
