@@ -90,7 +90,8 @@ def paired_comparison(a: dict[str, Any], b: dict[str, Any], metric: Metric) -> d
         "boot_low": None, "boot_high": None, "p_sign_flip": None,
     }
     if not va or not vb:
-        out["verdict"] = "not supported"
+        ran = all(any(r.get("status") == "ok" for r in x.get("runs", [])) for x in (a, b))
+        out["verdict"] = "not supported" if ran else "insufficient data"
         return out
     diffs = [va[s][0] - vb[s][0] for s in seeds]
     if diffs:

@@ -70,6 +70,12 @@ def test_failed_runs_and_foreign_data_are_not_paired() -> None:
     assert _verdict(doc, "A", "B", "recall1_before")["verdict"] == "insufficient data"
 
 
+def test_a_backend_that_never_succeeded_gives_no_verdict() -> None:
+    doc = analyse(result(backend("A", {}, failed_seeds=(0, 1, 2, 3, 4)), backend("B", {})))
+    c = _verdict(doc, "A", "B", "recall1_before")
+    assert c["verdict"] == "insufficient data" and c["n"] == 0
+
+
 def test_missing_capability_is_not_supported_not_zero() -> None:
     a = backend("A", {"gateRecall": [1.0] * 5}, capabilities=("gate",))
     doc = analyse(result(a, backend("B", {})))
