@@ -51,6 +51,10 @@ def test_markdown_has_the_method_table_capabilities_verdicts_and_caveats() -> No
                     "## Scenario", "## Manifest", "### Backend notes", "## Failures"):
         assert section in md
     assert "<script>" not in md and "&lt;script&gt;" in md
+    shared = result(backend("A", {}, notes=("same note", "own note")),
+                    backend("B", {}, notes=("same note",)))
+    notes_md = render_markdown(analyse(shared))
+    assert "- **A, B**: same note" in notes_md and "- **A**: own note" in notes_md
 
 
 def test_a_metric_undefined_on_some_seeds_shows_its_n() -> None:

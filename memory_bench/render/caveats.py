@@ -172,5 +172,10 @@ def caveats(result: dict[str, Any]) -> list[str]:
 
 
 def backend_notes(result: dict[str, Any]) -> list[tuple[str, str]]:
-    """(label, note) for every caveat a backend's author registered."""
-    return [(b["label"], n) for b in result["backends"] for n in b.get("notes", [])]
+    """(labels, note) for every caveat a backend's author registered, in order; a note
+    several backends share is listed once, with their labels joined."""
+    labels: dict[str, list[str]] = {}
+    for b in result["backends"]:
+        for note in b.get("notes", []):
+            labels.setdefault(note, []).append(b["label"])
+    return [(", ".join(who), note) for note, who in labels.items()]

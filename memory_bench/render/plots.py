@@ -127,8 +127,8 @@ def _quality_latency(plt: Any, result: dict[str, Any]) -> bytes:
             ax.set_xlim(left=0)
         ax.set_xlabel("p50 query latency, ms" + (" (log scale)" if log else ""))
         ax.set_ylabel(BY_NAME[name].label)
-        top = 1.08 if BY_NAME[name].share else None
-        ax.set_ylim(bottom=-0.03, top=top)
+        tops = [((b.get("summary", {}).get(name) or {}).get("ci_high") or 0) for b in backends]
+        ax.set_ylim(bottom=-0.03, top=max([1.08, *(t * 1.05 for t in tops)]))
         ax.grid(alpha=0.3)
         ax.set_title(f"{BY_NAME[name].label} against latency (up and left is better)",
                      fontsize=10)
