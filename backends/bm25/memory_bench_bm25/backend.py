@@ -63,9 +63,7 @@ class BM25Backend:
     # -- reading -----------------------------------------------------------------
     def _ensure_index(self) -> bm25s.BM25 | None:
         if self._index is None and self._docs:
-            index = bm25s.BM25(
-                k1=self._opts["k1"], b=self._opts["b"], method=self._opts["method"]
-            )
+            index = bm25s.BM25(k1=self._opts["k1"], b=self._opts["b"], method=self._opts["method"])
             self._index_ids = list(self._docs)
             index.index([self._tokens[i] for i in self._index_ids], show_progress=False)
             self._index = index
