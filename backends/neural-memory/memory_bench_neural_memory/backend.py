@@ -20,6 +20,7 @@ from memory_bench.embedding import get_embedder
 from memory_bench_neural_memory.codebook import Codebook
 from memory_bench_neural_memory.rule import (
     AssociativeMemory,
+    IdentityMemory,
     LinearMemory,
     MLPMemory,
     UpdateRule,
@@ -33,6 +34,8 @@ def build_memory(options: dict[str, Any], dim: int, seed: int) -> AssociativeMem
     """M from the resolved options; θ unset means the one-shot step (see README)."""
     eta, alpha = float(options["eta"]), float(options["alpha"])
     theta = options.get("theta")
+    if options["memory"] == "identity":
+        return IdentityMemory(UpdateRule(0.0, eta, alpha))
     if options["memory"] == "linear":
         if theta is None:
             theta = 0.5  # ∇ = 2(Mk − v)kᵀ with ‖k‖ = 1: θ = ½ stores (k, v) in one step

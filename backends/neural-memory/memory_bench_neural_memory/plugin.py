@@ -16,7 +16,14 @@ DEFAULT_ALPHA = 0.001
 OPTIONS = [
     Option("model", str, "all-MiniLM-L6-v2", "frozen embedding model for keys, values, queries"),
     Option("cache", bool, True, "share embeddings through the run's cache directory"),
-    Option("memory", str, "linear", "M: a linear map or a 2-layer MLP", choices=("linear", "mlp")),
+    Option(
+        "memory",
+        str,
+        "linear",
+        "M: a linear map, a 2-layer MLP, or the identity (control: no learning, the "
+        "codebook alone, i.e. dense retrieval)",
+        choices=("linear", "mlp", "identity"),
+    ),
     Option(
         "theta",
         float,

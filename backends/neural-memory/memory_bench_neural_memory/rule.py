@@ -21,6 +21,7 @@ import numpy as np
 
 __all__ = [
     "AssociativeMemory",
+    "IdentityMemory",
     "LinearMemory",
     "MLPMemory",
     "UpdateRule",
@@ -87,6 +88,26 @@ class LinearMemory(AssociativeMemory):
     def loss_and_grads(self, k: np.ndarray, v: np.ndarray) -> tuple[float, list[np.ndarray]]:
         r = self.params[0] @ k - v
         return float(r @ r), [2.0 * np.outer(r, k)]
+
+
+class IdentityMemory(AssociativeMemory):
+    """M(x) = x, never updated: the control that leaves all the work to the codebook.
+
+    With values = keys it is dense nearest-neighbour retrieval over the stored
+    items' embeddings; the difference between it and a learning M is what the
+    learning adds (or costs).
+    """
+
+    def __init__(self, rule: UpdateRule) -> None:
+        self.params = []
+        super().__init__(rule)
+
+    def forward(self, x: np.ndarray) -> np.ndarray:
+        return np.array(x, dtype=np.float64)
+
+    def loss_and_grads(self, k: np.ndarray, v: np.ndarray) -> tuple[float, list[np.ndarray]]:
+        r = k - v
+        return float(r @ r), []
 
 
 def silu_second_moment() -> float:
