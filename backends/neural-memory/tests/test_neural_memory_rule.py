@@ -153,3 +153,13 @@ def test_capacity_is_finite_for_a_linear_map() -> None:
 
     assert recall(few_k, few_v) == 1.0
     assert recall(many_k, many_v) < 0.6
+
+
+def test_identity_control_learns_nothing_and_passes_the_query_through() -> None:
+    rng = np.random.default_rng(10)
+    keys = unit(rng, 4)
+    opts = {"eta": 0.5, "alpha": 0.1, "theta": None, "hidden": 8, "memory": "identity"}
+    mem = build_memory(opts, DIM, 0)
+    assert mem.write(keys, keys).tolist() == [0.0] * 4  # k = v: nothing to learn
+    np.testing.assert_allclose(mem.forward(keys), keys)
+    assert mem.params == []
