@@ -163,3 +163,15 @@ def test_identity_control_learns_nothing_and_passes_the_query_through() -> None:
     assert mem.write(keys, keys).tolist() == [0.0] * 4  # k = v: nothing to learn
     np.testing.assert_allclose(mem.forward(keys), keys)
     assert mem.params == []
+
+
+def test_recall_by_age_sees_only_the_recent_past_when_overfull() -> None:
+    from memory_bench_neural_memory.capacity import recall_by_age
+
+    rng = np.random.default_rng(11)
+    opts = {"eta": 0.5, "alpha": 0.0, "theta": None, "hidden": 8, "memory": "linear"}
+    few = recall_by_age(unit(rng, 10), {**opts, "values": "random"}, 0)
+    assert few["all"] == 1.0
+    many = recall_by_age(unit(rng, 400), {**opts, "values": "random"}, 0)
+    assert many["0-50"] > many["200-400"]
+    assert many["all"] < 0.5
