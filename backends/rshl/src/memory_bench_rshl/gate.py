@@ -1,0 +1,103 @@
+"""The write gate: what the lattice refuses, merges or links, and why.
+
+Refusals are cheap, text-only checks made before encoding: an empty text, a
+text too short to state a fact, an exact duplicate of a stored text (after
+whitespace normalisation). Near-duplicates are not refused but merged, and a
+new value for a known (subject, relation) supersedes the old cell; the
+decisions that need similarity live here too so that the rules sit in one place.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from memory_bench_rshl.encoder import STOP_WORDS, content_stems
+
+__all__ = [
+    "DUPLICATE",
+    "EMPTY",
+    "TOO_SHORT",
+    "is_near_duplicate",
+    "normalise",
+    "refusal",
+    "text_subject",
+]
+
+EMPTY = "empty"
+TOO_SHORT = "too_short"
+DUPLICATE = "duplicate"
+
+_WORD = re.compile(r"\S+")
+_NAME_TOKEN = re.compile(r"[A-Z][\w'’-]*")
+
+
+def normalise(text: str) -> str:
+    """Whitespace-normalised text: the key for exact-duplicate detection."""
+    return " ".join(text.split())
+
+
+def refusal(text: str, min_words: int, known: set[str] | dict[str, object]) -> str | None:
+    """The reason to refuse ``text``, or None to let it through.
+
+    ``known`` holds the normalised texts already stored (or accepted earlier in
+    the same batch).
+    """
+    norm = normalise(text)
+    if not norm:
+        return EMPTY
+    if len(_WORD.findall(norm)) < min_words:
+        return TOO_SHORT
+    if norm in known:
+        return DUPLICATE
+    return None
+
+
+def jaccard(a: Sequence[str], b: Sequence[str]) -> float:
+    sa, sb = set(a), set(b)
+    if not sa and not sb:
+        return 1.0
+    return len(sa & sb) / len(sa | sb)
+
+
+def is_near_duplicate(
+    text_a: str, text_b: str, cosine: float, min_cosine: float, min_jaccard: float
+) -> bool:
+    """Near-duplicates restate the same content: similar vectors *and* the same content words.
+
+    The word check keeps "X works for Acme" and "X works for Globex" apart even
+    when their vectors are close: a different value is an update, not a copy.
+    """
+    if cosine < min_cosine:
+        return False
+    return jaccard(content_stems(text_a), content_stems(text_b)) >= min_jaccard
+
+
+def text_subject(text: str) -> str | None:
+    """The first proper-name span of a sentence ("Mara Olsen"), the text-only subject key.
+
+    A run of capitalised tokens that are not stop-words; a single capitalised
+    word at the start of the sentence counts only when followed by another one,
+    since every sentence starts with a capital.
+    """
+    spans: list[list[tuple[str, int]]] = []
+    current: list[tuple[str, int]] = []
+    for i, raw in enumerate(_WORD.findall(text)):
+        tok = raw.strip(".,;:!?\"()[]")
+        bare = re.sub(r"['’]s$", "", tok)
+        if _NAME_TOKEN.fullmatch(tok) and bare.lower() not in STOP_WORDS:
+            current.append((bare, i))
+            if tok != bare or raw[-1] in ".,;:!?":  # a possessive or a comma ends it
+                spans.append(current)
+                current = []
+            continue
+        if current:
+            spans.append(current)
+        current = []
+    if current:
+        spans.append(current)
+    for span in spans:
+        if len(span) == 1 and span[0][1] == 0:
+            continue
+        return " ".join(w for w, _ in span).lower()
+    return None

@@ -1,0 +1,183 @@
+"""The lattice index: packed sign codes for a fast scan, int8 accumulators for exact rescoring.
+
+Storage per cell at D = 4096: the sign code (D/8 = 512 bytes, uint64 words),
+a contiguous copy of its first ``sketch_bits`` bits (64 bytes) for the first
+stage of the scan, and the accumulator quantised to int8 with one float32
+scale (D bytes + 4). A float32 accumulator would be 16 KiB a cell (16 GB at a
+million cells); int8 with a per-row scale keeps the cosine to about 1e-4 of
+the float value, which is far below any gap the ranking depends on.
+
+Search is three stages, all linear scans or small gathers:
+
+1. Hamming distance on the sketch over every live row (chunked so that the
+   XOR/popcount temporaries stay in cache), keep the ``prefilter`` nearest;
+2. Hamming distance on the full code for those, keep ``candidates``;
+3. exact cosine between the query's float accumulator and the candidates'
+   dequantised accumulators.
+
+Below ``full_scan_below`` rows stage 1 is skipped (the full code is cheap).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from memory_bench_rshl.encoder import pack_signs
+
+__all__ = ["CodeIndex", "hamming", "quantise"]
+
+_CHUNK = 4096
+
+
+def hamming(codes: np.ndarray, q: np.ndarray, rows: int | None = None) -> np.ndarray:
+    """Hamming distances (uint16) between ``q`` (W,) and the first ``rows`` of ``codes`` (n, W)."""
+    n = codes.shape[0] if rows is None else rows
+    w = codes.shape[1]
+    out = np.empty(n, dtype=np.uint16)
+    chunk = min(_CHUNK, max(n, 1))
+    buf = np.empty((chunk, w), dtype=np.uint64)
+    cnt = np.empty((chunk, w), dtype=np.uint8)
+    for s in range(0, n, chunk):
+        e = min(n, s + chunk)
+        m = e - s
+        np.bitwise_xor(codes[s:e], q, out=buf[:m])
+        np.bitwise_count(buf[:m], out=cnt[:m])
+        np.add.reduce(cnt[:m], axis=1, dtype=np.uint16, out=out[s:e])
+    return out
+
+
+def quantise(acc: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """float32 accumulators (n, D) -> (int8 (n, D), float32 scale (n,))."""
+    acc = np.atleast_2d(acc)
+    peak = np.abs(acc).max(axis=1)
+    scale = np.where(peak > 0, peak / 127.0, 1.0).astype(np.float32)
+    q = np.rint(acc / scale[:, None]).astype(np.int8)
+    return q, scale
+
+
+def _smallest(values: np.ndarray, m: int) -> np.ndarray:
+    """Indices of the ``m`` smallest values, in no particular order."""
+    if m >= values.shape[0]:
+        return np.arange(values.shape[0])
+    return np.argpartition(values, m - 1)[:m]
+
+
+class CodeIndex:
+    """Growable arrays of codes and quantised accumulators, addressed by row."""
+
+    def __init__(
+        self,
+        dim: int,
+        *,
+        sketch_bits: int = 512,
+        full_scan_below: int = 20_000,
+        capacity: int = 1024,
+    ) -> None:
+        self.dim = dim
+        self.words = dim // 64
+        self.sketch_words = max(1, min(self.words, sketch_bits // 64))
+        self.full_scan_below = full_scan_below
+        self.n = 0
+        self.codes = np.zeros((capacity, self.words), dtype=np.uint64)
+        self.sketch = np.zeros((capacity, self.sketch_words), dtype=np.uint64)
+        self.acc = np.zeros((capacity, dim), dtype=np.int8)
+        self.scale = np.zeros(capacity, dtype=np.float32)
+        self.norm = np.zeros(capacity, dtype=np.float32)  # of the dequantised accumulator
+
+    # -- storage -----------------------------------------------------------
+    def _grow(self, need: int) -> None:
+        cap = self.codes.shape[0]
+        if need <= cap:
+            return
+        new = max(need, cap * 2)
+        for name in ("codes", "sketch", "acc", "scale", "norm"):
+            old = getattr(self, name)
+            arr = np.zeros((new, *old.shape[1:]), dtype=old.dtype)
+            arr[: self.n] = old[: self.n]
+            setattr(self, name, arr)
+
+    def append(self, acc: np.ndarray) -> int:
+        """Add one float32 accumulator; return its row."""
+        self._grow(self.n + 1)
+        row = self.n
+        self.n += 1
+        self.set(row, acc)
+        return row
+
+    def set(self, row: int, acc: np.ndarray) -> None:
+        """(Re)write a row from a float32 accumulator."""
+        q, scale = quantise(acc)
+        self.acc[row] = q[0]
+        self.scale[row] = scale[0]
+        self.norm[row] = float(np.linalg.norm(q[0].astype(np.float32))) * scale[0]
+        code = pack_signs(acc)
+        self.codes[row] = code
+        self.sketch[row] = code[: self.sketch_words]
+
+    def load_arrays(self, codes: np.ndarray, acc: np.ndarray, scale: np.ndarray) -> None:
+        """Replace the contents with saved arrays (norms and sketches are derived)."""
+        n = codes.shape[0]
+        self.n = 0
+        self._grow(max(n, 1))
+        self.n = n
+        self.codes[:n] = codes
+        self.sketch[:n] = codes[:, : self.sketch_words]
+        self.acc[:n] = acc
+        self.scale[:n] = scale
+        for s in range(0, n, _CHUNK):
+            e = min(n, s + _CHUNK)
+            self.norm[s:e] = np.linalg.norm(acc[s:e].astype(np.float32), axis=1) * scale[s:e]
+
+    def compact(self, keep: np.ndarray) -> None:
+        """Keep only the rows in ``keep`` (sorted row numbers), renumbered 0..len-1."""
+        n = len(keep)
+        for name in ("codes", "sketch", "acc", "scale", "norm"):
+            arr = getattr(self, name)
+            arr[:n] = arr[keep]
+        self.n = n
+
+    def nbytes_per_row(self) -> int:
+        return int(
+            self.codes.itemsize * self.words
+            + self.sketch.itemsize * self.sketch_words
+            + self.dim
+            + 8
+        )
+
+    # -- search ------------------------------------------------------------
+    def candidates(self, q_code: np.ndarray, m: int, dead: np.ndarray | None = None) -> np.ndarray:
+        """Rows of the ``m`` nearest codes by Hamming distance (unordered).
+
+        ``dead`` is a boolean mask over rows that must never be returned.
+        """
+        n = self.n
+        if n == 0:
+            return np.zeros(0, dtype=np.int64)
+        if n < self.full_scan_below:
+            d = hamming(self.codes, q_code, n)
+            rows = np.arange(n)
+        else:
+            d1 = hamming(self.sketch, q_code[: self.sketch_words], n)
+            if dead is not None:
+                d1[dead[:n]] = np.iinfo(np.uint16).max
+            rows = _smallest(d1, max(m * 16, 1024))
+            d = hamming(self.codes[rows], q_code)
+        if dead is not None:
+            d = d.copy()
+            d[dead[rows]] = np.iinfo(np.uint16).max
+        keep = _smallest(d, m)
+        rows, d = rows[keep], d[keep]
+        if dead is not None:
+            rows = rows[~dead[rows]]
+        return rows
+
+    def cosine(self, q_acc: np.ndarray, rows: np.ndarray) -> np.ndarray:
+        """Exact cosine between a float32 query accumulator and the given rows."""
+        qn = float(np.linalg.norm(q_acc))
+        if qn == 0.0 or len(rows) == 0:
+            return np.zeros(len(rows), dtype=np.float32)
+        dots = self.acc[rows].astype(np.float32) @ q_acc
+        denom = self.norm[rows] * qn
+        with np.errstate(divide="ignore", invalid="ignore"):
+            cos = np.where(denom > 0, dots * self.scale[rows] / denom, 0.0)
+        return cos.astype(np.float32)
