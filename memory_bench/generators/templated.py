@@ -1,0 +1,154 @@
+"""The templated generator: METHOD.md's synthetic facts, varied so no one pattern repeats.
+
+Each fact has its own invented subject and value; thirteen relations, four fact
+templates and three question phrasings each; noise is facts about other
+subjects (so interference is real, not random strings); updates give a fact's
+subject and relation a new value with an update template.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from datetime import UTC, datetime, timedelta
+
+from memory_bench.data import UNBOUND_RUN, Fact, GateCase, ScenarioData, Update
+from memory_bench.generators import vocab
+from memory_bench.generators.names import NamePools
+from memory_bench.generators.relations import RELATIONS, Relation
+from memory_bench.items import Item
+from memory_bench.scenario import Scenario
+
+__all__ = ["MAX_SUBJECTS", "generate"]
+
+# The name pools (pets and rivers are the smallest) stay under half full up to here.
+MAX_SUBJECTS = 1500
+EPOCH = datetime(2026, 1, 1, tzinfo=UTC)
+WHITESPACE = ("", " ", "   ", "\t", "\n", " \t\n", "\n\n", "\t \t", "  \n  ", "\r\n")
+
+
+def capacity_error(s: Scenario) -> str | None:
+    wanted = s.facts + s.noise + s.gate_clean
+    if wanted > MAX_SUBJECTS:
+        return (
+            f"scenario {s.name}: asks for {wanted} distinct subjects (facts + noise + gate_clean);"
+            f" the templated generator can make at most {MAX_SUBJECTS}"
+        )
+    return None
+
+
+class _Clock:
+    """The scenario's logical clock: one minute per item, never the wall clock."""
+
+    def __init__(self) -> None:
+        self._t = EPOCH
+
+    def tick(self) -> datetime:
+        self._t += timedelta(minutes=1)
+        return self._t
+
+
+_S_POSSESSIVE = re.compile(r"(?<=s)'s\b")
+
+
+def _cap(text: str) -> str:
+    """Capitalise the first letter and write "Fathom Foods'" for "Fathom Foods's"."""
+    text = _S_POSSESSIVE.sub("'", text)
+    return text[:1].upper() + text[1:]
+
+
+def _relations(rng: random.Random, n: int) -> list[Relation]:
+    """n relations, balanced: every relation appears before any appears twice more."""
+    out: list[Relation] = []
+    while len(out) < n:
+        block = list(RELATIONS)
+        rng.shuffle(block)
+        out.extend(block)
+    return out[:n]
+
+
+def generate(s: Scenario, seed: int) -> ScenarioData:
+    rng = random.Random(f"memory-bench/templated/{seed}")
+    names = NamePools(rng)
+    clock = _Clock()
+    run = f"bench-{UNBOUND_RUN}"
+
+    def fact_item(prefix: str, i: int, rel: Relation, subj: str, text: str) -> Item:
+        return Item(
+            id=f"{run}-{prefix}-{i:04d}",
+            text=text,
+            source=f"{run}-{prefix}",
+            timestamp=clock.tick(),
+            region=s.region,
+            tags=(f"subject:{subj}", f"relation:{rel.name}"),
+        )
+
+    def make_fact(prefix: str, i: int, rel: Relation) -> Fact:
+        subj, value = names.draw(rel.subject), names.draw(rel.value)
+        text = _cap(rng.choice(rel.facts).format(s=subj, v=value))
+        question = _cap(rng.choice(rel.questions).format(s=subj))
+        return Fact(fact_item(prefix, i, rel, subj, text), question, subj, rel.name, value)
+
+    facts = [make_fact("e1", i, r) for i, r in enumerate(_relations(rng, s.facts))]
+    noise = [make_fact("n", i, r).item for i, r in enumerate(_relations(rng, s.noise))]
+
+    by_name = {r.name: r for r in RELATIONS}
+    updates: list[Update] = []
+    for i, fi in enumerate(sorted(rng.sample(range(len(facts)), s.updates))):
+        f = facts[fi]
+        rel = by_name[f.relation]
+        value = names.draw(rel.value)
+        text = _cap(rng.choice(rel.updates).format(s=f.subject, v=value))
+        updates.append(Update(fi, fact_item("e2", i, rel, f.subject, text), f.question, value))
+
+    gate = _gate(s, rng, facts, noise, make_fact)
+    stamped = []
+    for i, g in enumerate(gate):
+        item = Item(
+            id=f"{run}-g-{i:04d}",
+            text=g.item.text,
+            source=f"{run}-g",
+            timestamp=clock.tick(),
+            region=s.region,
+            tags=g.item.tags,
+        )
+        stamped.append(GateCase(item, g.kind))
+
+    updated = {u.fact for u in updates}
+    reinforce = sorted(rng.sample([i for i in range(len(facts)) if i not in updated],
+                                  s.reinforce_cells))
+    return ScenarioData(
+        seed=seed,
+        facts=tuple(facts),
+        noise=tuple(noise),
+        updates=tuple(updates),
+        gate=tuple(stamped),
+        reinforce=tuple(reinforce),
+    )
+
+
+def _gate(s: Scenario, rng: random.Random, facts: list[Fact], noise: list[Item], make_fact):
+    """Refusable and clean items in a seeded shuffled order (ids and times set later)."""
+    placeholder = EPOCH
+
+    def junk(text: str, tags: tuple[str, ...] = ()) -> Item:
+        return Item(id="", text=text, source="", timestamp=placeholder, tags=tags)
+
+    cases = [GateCase(junk(rng.choice(WHITESPACE)), "empty") for _ in range(s.gate_empty)]
+    shorts = (
+        rng.sample(vocab.SHORT_TEXTS, s.gate_short)
+        if s.gate_short <= len(vocab.SHORT_TEXTS)
+        else rng.choices(vocab.SHORT_TEXTS, k=s.gate_short)
+    )
+    cases += [GateCase(junk(t), "short") for t in shorts]
+    stored = [f.item for f in facts] + noise
+    dup_sources = (
+        rng.sample(stored, s.gate_duplicate)
+        if s.gate_duplicate <= len(stored)
+        else rng.choices(stored, k=s.gate_duplicate)
+    )
+    cases += [GateCase(junk(it.text, it.tags), "duplicate") for it in dup_sources]
+    for i, rel in enumerate(_relations(rng, s.gate_clean)):
+        cases.append(GateCase(make_fact("g", i, rel).item, "clean"))
+    rng.shuffle(cases)
+    return cases

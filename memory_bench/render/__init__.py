@@ -1,0 +1,1 @@
+"""Renderers: a result dict in, text out. They never run anything."""

@@ -1,0 +1,54 @@
+"""The side-by-side comparison table printed at the end of a run."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from memory_bench.metrics import BY_NAME
+from memory_bench.render.format import cell, run_counts
+
+__all__ = ["TABLE_METRICS", "render_table"]
+
+TABLE_METRICS = (
+    "recall1_before",
+    "recall5_before",
+    "retention",
+    "updateWinRate",
+    "staleRate",
+    "provenanceAccuracy",
+    "gateRecall",
+    "falseRefusals",
+    "reinforcementDelta",
+    "latency_p50_ms",
+    "latency_p95_ms",
+    "ingest_items_per_s",
+)
+
+
+def render_table(result: dict[str, Any]) -> str:
+    """Plain-text table: a row per backend, mean ± 95% CI half-width per metric."""
+    header = ["backend", "runs ok"] + [BY_NAME[m].label for m in TABLE_METRICS]
+    rows = [header]
+    for b in result["backends"]:
+        row = [b["label"], run_counts(b)]
+        row += [cell(b.get("summary", {}).get(m), BY_NAME[m]) for m in TABLE_METRICS]
+        rows.append(row)
+    widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
+    lines = []
+    for n, r in enumerate(rows):
+        lines.append("  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in
+                               enumerate(zip(r, widths, strict=True))).rstrip())
+        if n == 0:
+            lines.append("  ".join("-" * w for w in widths))
+    scen = result["scenario"]
+    seeds = result.get("seeds", [])
+    lines.append("")
+    lines.append(
+        f"scenario {scen.get('name')} · {len(seeds)} seed(s) · mean ± 95% CI half-width "
+        "(bootstrap) · — = not supported by the backend"
+    )
+    for b in result["backends"]:
+        for r in b.get("runs", []):
+            if r.get("status") != "ok":
+                lines.append(f"{b['label']} seed {r['seed']}: {r['status']}: {r.get('error')}")
+    return "\n".join(lines)

@@ -1,0 +1,80 @@
+"""The result file: JSON with schema ``memory-bench/1.0``, written atomically."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from memory_bench.metrics import METRICS
+from memory_bench.stats import summarize
+
+__all__ = [
+    "SCHEMA",
+    "ResultError",
+    "load_result",
+    "now_iso",
+    "summarize_backends",
+    "write_result",
+]
+
+SCHEMA = "memory-bench/1.0"
+SCHEMA_NAME, _, SCHEMA_VERSION = SCHEMA.partition("/")
+
+
+class ResultError(ValueError):
+    """A result file that cannot be read: not JSON, truncated, or another schema."""
+
+
+def now_iso() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def summarize_backends(result: dict[str, Any]) -> None:
+    """Fill each backend's ``summary`` from the metrics of its successful runs."""
+    for b in result["backends"]:
+        ok = [r for r in b["runs"] if r.get("status") == "ok"]
+        b["summary"] = {m.name: summarize([r["metrics"].get(m.name) for r in ok]) for m in METRICS}
+
+
+def write_result(path: Path, result: dict[str, Any]) -> None:
+    """Write via a temporary file and rename, so a crash never leaves half a file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            json.dump(result, fh, ensure_ascii=False, indent=1)
+            fh.write("\n")
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def load_result(path: Path) -> dict[str, Any]:
+    """Read and check a result file; any 1.x file is accepted by a 1.y reader."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ResultError(f"cannot read result file {path}: {exc.strerror or exc}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        what = "truncated" if exc.pos >= len(text.rstrip()) else "not valid JSON"
+        raise ResultError(f"result file {path} is {what}: {exc.msg} at line {exc.lineno}") from None
+    if not isinstance(data, dict) or "schema" not in data:
+        raise ResultError(f"result file {path} has no schema field: not a memory-bench result")
+    name, _, version = str(data["schema"]).partition("/")
+    if name != SCHEMA_NAME or version.split(".")[0] != SCHEMA_VERSION.split(".")[0]:
+        raise ResultError(
+            f"result file {path} has schema {data['schema']!r}; this reader takes {SCHEMA_NAME}/1.x"
+        )
+    for key in ("run_id", "scenario", "seeds", "backends"):
+        if key not in data:
+            raise ResultError(f"result file {path} lacks {key!r}")
+    return data

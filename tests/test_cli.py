@@ -1,0 +1,154 @@
+"""Every CLI command through the real entry point, and its error exits."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from memory_bench.metrics import METRICS
+
+
+def _files(root: Path) -> set[str]:
+    return {str(p.relative_to(root)) for p in root.rglob("*")}
+
+
+def test_backends_json_lists_fakes_and_broken(cli) -> None:
+    out = cli("backends", "--json",
+              env_extra={"MEMORY_BENCH_PLUGINS": "fake_backends,broken_plugin"})
+    assert out.returncode == 0, out.stderr
+    doc = json.loads(out.stdout)
+    names = [b["name"] for b in doc["backends"]]
+    assert names == sorted(names) and "fake-perfect" in names
+    perfect = next(b for b in doc["backends"] if b["name"] == "fake-perfect")
+    assert perfect["capabilities"] == ["gate", "provenance", "strength"]
+    assert perfect["version"] == "0.0.1"
+    assert doc["broken"][0]["entry_point"] == "broken_plugin"
+
+
+def test_backends_text(cli) -> None:
+    out = cli("backends")
+    assert out.returncode == 0
+    assert "fake-forgetful 0.0.1" in out.stdout and "option capacity" in out.stdout
+
+
+def test_plan_writes_nothing(cli) -> None:
+    before = _files(cli.cwd)
+    out = cli("plan", "--backend", "fake-perfect", "--backend", "fake-forgetful:capacity=5",
+              "--scenario", "smoke", "--seeds", "3", "--save")
+    assert out.returncode == 0, out.stderr
+    assert "fake-forgetful: fake-forgetful 0.0.1 (capacity=5)" in out.stdout
+    assert "seeds: 0, 1, 2" in out.stdout and "facts 12, noise 24" in out.stdout
+    assert "pairs: 6" in out.stdout
+    assert _files(cli.cwd) == before
+
+
+def test_run_writes_result_with_every_metric(cli) -> None:
+    out = cli("run", "--backend", "fake-perfect", "--scenario", "smoke", "--seed", "0",
+              "--out", "r.json", "--quiet")
+    assert out.returncode == 0, out.stderr
+    assert "fake-perfect" in out.stdout and "recall@1" in out.stdout
+    assert out.stderr == ""  # --quiet and not a terminal: no progress, no chatter
+    doc = json.loads((cli.cwd / "r.json").read_text())
+    assert doc["schema"] == "memory-bench/1.0"
+    run = doc["backends"][0]["runs"][0]
+    assert set(run["metrics"]) == {m.name for m in METRICS}
+    assert run["records"]["probes"] and run["data_hash"].startswith("sha256:")
+    assert doc["manifest"]["command"][1:3] == ["run", "--backend"]
+    assert doc["manifest"]["cpu_count"] >= 1
+
+
+def test_run_save_never_overwrites(cli) -> None:
+    for _ in range(2):
+        out = cli("run", "--backend", "fake-noprov", "--scenario", "smoke", "--seed", "0",
+                  "--save", "--quiet")
+        assert out.returncode == 0, out.stderr
+    reports = sorted((cli.cwd / "reports").iterdir())
+    assert len([p for p in reports if p.suffix == ".md"]) == 2
+    assert len([p for p in reports if p.suffix == ".json"]) == 2
+    assert len(list((cli.cwd / "runs").glob("*.json"))) == 2
+
+
+def test_run_with_failing_backend_exits_1(cli) -> None:
+    out = cli("run", "--backend", "fake-broken-query", "--backend", "fake-perfect",
+              "--scenario", "smoke", "--seed", "0", "--out", "r.json")
+    assert out.returncode == 1
+    assert "fake-broken-query seed 0: failed: RuntimeError: index corrupted" in out.stdout
+    doc = json.loads((cli.cwd / "r.json").read_text())
+    assert [r["status"] for b in doc["backends"] for r in b["runs"]] == ["failed", "ok"]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--backend", "nope"], "unknown backend 'nope' (installed: fake-broken-query, "),
+        (["--backend", "fake-forgetful:capacity=many"], "expected int"),
+        (["--backend", "fake-forgetful:size=3"], "unknown option 'size'"),
+        (["--backend", "fake-perfect", "--backend", "fake-perfect"], "asked for twice"),
+        (["--backend", "fake-perfect", "--scenario", "nope"], "unknown scenario 'nope'"),
+        (["--backend", "fake-perfect", "--set", "facts=0"], "facts must be positive"),
+        (["--backend", "fake-perfect", "--set", "flavour=1"], "unknown key"),
+        (["--backend", "fake-perfect", "--out", "afile/r.json"], "afile is not a directory"),
+        (["--backend", "fake-perfect", "--seeds", "0"], "--seeds must be positive"),
+    ],
+)
+def test_run_bad_input_exits_2_and_writes_nothing(cli, args: list[str], message: str) -> None:
+    (cli.cwd / "afile").write_text("a file, not a directory")
+    before = _files(cli.cwd)
+    out = cli("run", "--scenario", "smoke", *args) if "--scenario" not in args else cli(
+        "run", *args)
+    assert out.returncode == 2
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1 and message in lines[0], out.stderr
+    assert _files(cli.cwd) == before
+
+
+def test_bad_scenario_files_exit_2(cli) -> None:
+    for body, message in [("facts = [", "not valid TOML"), ("bogus = 1", "unknown key")]:
+        (cli.cwd / "bad.toml").write_text(body)
+        out = cli("run", "--backend", "fake-perfect", "--scenario", "bad.toml")
+        assert out.returncode == 2 and message in out.stderr
+        assert not (cli.cwd / "runs").exists()
+
+
+def test_existing_out_is_not_overwritten(cli) -> None:
+    (cli.cwd / "r.json").write_text("precious")
+    out = cli("run", "--backend", "fake-perfect", "--scenario", "smoke", "--out", "r.json")
+    assert out.returncode == 2 and "never overwrites" in out.stderr
+    assert (cli.cwd / "r.json").read_text() == "precious"
+
+
+def test_duplicate_backend_name_exits_2(cli) -> None:
+    out = cli("backends", env_extra={"MEMORY_BENCH_PLUGINS": "fake_backends,dup_plugin"})
+    assert out.returncode == 2
+    assert "claimed by two plugins" in out.stderr
+    assert "fake_backends" in out.stderr and "dup_plugin" in out.stderr
+
+
+def test_unknown_backend_mentions_broken_plugins(cli) -> None:
+    out = cli("run", "--backend", "ghost", "--scenario", "smoke",
+              env_extra={"MEMORY_BENCH_PLUGINS": "fake_backends,broken_plugin"})
+    assert out.returncode == 2 and "broken_plugin" in out.stderr
+
+
+def test_report_formats_and_bad_files(cli) -> None:
+    assert cli("run", "--backend", "fake-perfect", "--scenario", "smoke", "--seed", "0",
+               "--out", "r.json", "--quiet").returncode == 0
+    md = cli("report", "r.json")
+    assert md.returncode == 0 and md.stdout.startswith("# memory-bench comparison")
+    assert "| fake-perfect |" in md.stdout
+    js = cli("report", "r.json", "--format", "json")
+    assert json.loads(js.stdout)["schema"] == "memory-bench/1.0"
+    table = cli("report", "r.json", "--format", "table")
+    assert "recall@1" in table.stdout
+
+    text = (cli.cwd / "r.json").read_text()
+    (cli.cwd / "trunc.json").write_text(text[: len(text) // 2])
+    (cli.cwd / "notjson.json").write_text("hello")
+    (cli.cwd / "other.json").write_text(json.dumps({"schema": "rshl-memory-bench/1.0"}))
+    for name, message in [("trunc.json", "truncated"), ("notjson.json", "not valid JSON"),
+                          ("other.json", "has schema"), ("missing.json", "cannot read")]:
+        out = cli("report", name)
+        assert out.returncode == 2 and message in out.stderr, (name, out.stderr)
+        assert len(out.stderr.strip().splitlines()) == 1

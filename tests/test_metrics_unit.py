@@ -1,0 +1,79 @@
+"""Metric definitions on hand-built records (PROTOCOL.md's edge cases)."""
+
+from __future__ import annotations
+
+import pytest
+
+from memory_bench.capabilities import Capability
+from memory_bench.metrics import compute_metrics
+from memory_bench.records import GateRecord, ProbeRecord, ReinforceRecord, SeedRecords
+
+ALL = frozenset(Capability)
+
+
+def probe(phase, expected, returned, old=None, latency=1.0, src=None, ts=None, wsrc=None,
+          wts=None):
+    return ProbeRecord(phase, "q?", expected, returned, [1.0] * len(returned), latency, old,
+                       src, ts, wsrc, wts)
+
+
+def test_update_win_and_stale_cases() -> None:
+    r = SeedRecords(probes=[
+        probe("update", "new", ["new", "old"], old="old"),  # win, stale
+        probe("update", "new", ["old", "new"], old="old"),  # loss, stale
+        probe("update", "new", ["new", "x"], old="old"),  # win (old absent), not stale
+        probe("update", "new", ["old", "x"], old="old"),  # loss (new absent), stale
+        probe("update", "new", ["x"], old="old"),  # loss (new absent), not stale
+    ])
+    m = compute_metrics(r, ALL)
+    assert m["updateWinRate"] == pytest.approx(2 / 5)
+    assert m["staleRate"] == pytest.approx(3 / 5)
+
+
+def test_retention_is_null_when_nothing_recalled_before() -> None:
+    r = SeedRecords(probes=[probe("probe", "a", ["b"]), probe("reprobe", "a", ["a"])])
+    m = compute_metrics(r, ALL)
+    assert m["recall1_before"] == 0.0
+    assert m["retention"] is None
+
+
+def test_recall5_counts_rank_five_not_six() -> None:
+    r = SeedRecords(probes=[
+        probe("probe", "a", ["1", "2", "3", "4", "a"]),
+        probe("probe", "a", ["1", "2", "3", "4", "5", "a"]),
+    ])
+    assert compute_metrics(r, ALL)["recall5_before"] == 0.5
+
+
+def test_provenance_needs_both_source_and_timestamp_to_match() -> None:
+    r = SeedRecords(probes=[
+        probe("probe", "a", ["a"], src="s", ts="t", wsrc="s", wts="t"),  # right
+        probe("probe", "a", ["b"], src="s2", ts="t2", wsrc="s2", wts="t2"),  # wrong item, true
+        probe("probe", "a", ["a"], src="s", ts=None, wsrc="s", wts="t"),  # no timestamp
+        probe("probe", "a", ["a"], src="s", ts="t9", wsrc="s", wts="t"),  # wrong timestamp
+        probe("probe", "a", [], wsrc=None),  # no hit
+    ])
+    assert compute_metrics(r, ALL)["provenanceAccuracy"] == pytest.approx(2 / 5)
+
+
+def test_gate_metrics_and_capability_nulls() -> None:
+    r = SeedRecords(gate=[
+        GateRecord("1", "empty", True, False, "empty"),
+        GateRecord("2", "short", True, True),
+        GateRecord("3", "clean", False, True),
+        GateRecord("4", "clean", False, False, "duplicate"),
+    ], reinforce=[ReinforceRecord("a", 0.2, 0.5, 5), ReinforceRecord("b", 0.4, 0.5, 5)])
+    m = compute_metrics(r, ALL)
+    assert m["gateRecall"] == 0.5 and m["falseRefusals"] == 0.5
+    assert m["reinforcementDelta"] == pytest.approx(0.2)
+    bare = compute_metrics(r, frozenset())
+    assert bare["gateRecall"] is None and bare["falseRefusals"] is None
+    assert bare["reinforcementDelta"] is None
+
+
+def test_latency_percentiles_use_probe_and_reprobe_only() -> None:
+    r = SeedRecords(probes=[probe("probe", "a", ["a"], latency=float(i)) for i in range(1, 101)]
+                    + [probe("update", "a", ["a"], latency=1e6)])
+    m = compute_metrics(r, ALL)
+    assert m["latency_p50_ms"] == pytest.approx(50.5)
+    assert m["latency_p95_ms"] == pytest.approx(95.05)

@@ -1,0 +1,81 @@
+"""Plugin loading: entry points, env modules, objects, broken plugins, duplicates."""
+
+from __future__ import annotations
+
+import sys
+import types
+
+import fake_backends
+import pytest
+
+from memory_bench import hookimpl
+from memory_bench.plugins import load_plugins
+from memory_bench.registry import DuplicateBackendError
+
+
+def test_objects_register_backends_sorted() -> None:
+    loaded = load_plugins([("fakes", fake_backends)], autoload=False)
+    assert loaded.registry.names() == sorted(loaded.registry.names())
+    assert "fake-perfect" in loaded.registry.names()
+    info = loaded.registry.get("fake-forgetful")
+    assert info is not None and info.plugin.startswith("fakes")
+    assert [o.name for o in info.options] == ["capacity"]
+
+
+def test_env_plugins_and_broken_plugin_reported(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MEMORY_BENCH_PLUGINS", "fake_backends,broken_plugin")
+    loaded = load_plugins(autoload=False)
+    assert "fake-perfect" in loaded.registry.names()  # the others still work
+    assert len(loaded.broken) == 1
+    broken = loaded.broken[0]
+    assert broken.entry_point == "broken_plugin"
+    assert "ImportError" in broken.error and "broken on purpose" in broken.error
+
+
+def test_duplicate_name_names_both_plugins() -> None:
+    import dup_plugin
+
+    with pytest.raises(DuplicateBackendError) as err:
+        load_plugins([("fakes", fake_backends), ("dup", dup_plugin)], autoload=False)
+    assert "fakes" in str(err.value) and "dup" in str(err.value)
+    assert "fake-perfect" in str(err.value)
+
+
+def test_hook_that_raises_is_broken_not_fatal() -> None:
+    mod = types.ModuleType("raising_plugin")
+
+    @hookimpl
+    def memory_bench_register_backends(registry) -> None:
+        raise RuntimeError("boom")
+
+    mod.memory_bench_register_backends = memory_bench_register_backends
+    loaded = load_plugins([("fakes", fake_backends), ("raising", mod)], autoload=False)
+    assert [b.entry_point for b in loaded.broken] == ["raising"]
+    assert "fake-perfect" in loaded.registry.names()
+
+
+def test_bad_backend_name_rejected() -> None:
+    mod = types.ModuleType("bad_name")
+
+    @hookimpl
+    def memory_bench_register_backends(registry) -> None:
+        registry.add("Bad Name", factory=lambda o, c: None, description="", version="1")
+
+    mod.memory_bench_register_backends = memory_bench_register_backends
+    loaded = load_plugins([("bad", mod)], autoload=False)
+    assert loaded.broken and "backend name" in loaded.broken[0].error
+
+
+def test_entry_points_listing_imports_no_heavy_library() -> None:
+    """Listing every installed plugin must not import torch, faiss, chromadb or bm25s."""
+    import subprocess
+
+    code = (
+        "import sys; from memory_bench.plugins import load_plugins; l = load_plugins();"
+        "heavy = [m for m in ('torch', 'faiss', 'chromadb', 'sentence_transformers', 'bm25s')"
+        " if m in sys.modules]; print(','.join(l.registry.names())); print(heavy)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120, env={"PATH": "/usr/bin:/bin"})
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip().splitlines()[-1] == "[]"

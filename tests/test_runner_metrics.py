@@ -1,0 +1,129 @@
+"""The runner and every metric against the fake backends, with exact expected values."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import fake_backends
+import pytest
+
+from memory_bench.plugins import load_plugins
+from memory_bench.result import load_result
+from memory_bench.runner import RunConfig, run_benchmark
+from memory_bench.scenario import load_scenario
+from memory_bench.selection import select_backends
+
+
+def _run(tmp_path: Path, specs: list[str], seeds: list[int] | None = None, **overrides):
+    loaded = load_plugins([("fake_backends", fake_backends)], autoload=False)
+    scenario = load_scenario("smoke", overrides or None)
+    cfg = RunConfig(
+        selections=select_backends(loaded.registry, specs),
+        scenario=scenario,
+        seeds=seeds or [0],
+        out=tmp_path / "r.json",
+    )
+    return run_benchmark(cfg), cfg
+
+
+def _metrics(result, label, seed_index=0):
+    b = next(b for b in result["backends"] if b["label"] == label)
+    return b["runs"][seed_index]["metrics"]
+
+
+def test_perfect_backend_scores_exactly(tmp_path: Path) -> None:
+    result, _ = _run(tmp_path, ["fake-perfect"])
+    m = _metrics(result, "fake-perfect")
+    assert m["recall1_before"] == 1.0
+    assert m["recall5_before"] == 1.0
+    assert m["recall1_after"] == 1.0
+    assert m["retention"] == 1.0
+    assert m["updateWinRate"] == 1.0  # newest first
+    assert m["staleRate"] == 1.0  # but the old value is never erased
+    assert m["provenanceAccuracy"] == 1.0
+    assert m["gateRecall"] == 1.0
+    assert m["falseRefusals"] == 0.0
+    # Strength from 0.5, s += 0.1 (1 - s) per top-1 retrieval: probed twice
+    # (phases 2 and 5) before the reinforce phase, then 2 more queries.
+    expected = 0.5 * (0.9**2 - 0.9**4)
+    assert m["reinforcementDelta"] == pytest.approx(expected)
+    assert m["latency_p50_ms"] > 0 and m["latency_p95_ms"] >= m["latency_p50_ms"]
+    assert m["ingest_items_per_s"] > 0
+
+
+def test_forgetful_backend_loses_facts_under_interference(tmp_path: Path) -> None:
+    # smoke: 12 facts then 24 noise items; capacity 24 evicts every fact.
+    result, _ = _run(tmp_path, ["fake-forgetful"])
+    m = _metrics(result, "fake-forgetful")
+    assert m["recall1_before"] == 1.0
+    assert m["recall1_after"] == 0.0
+    assert m["retention"] == 0.0
+    assert m["updateWinRate"] == 1.0 and m["staleRate"] == 0.0  # old value evicted
+    assert m["gateRecall"] is None and m["falseRefusals"] is None  # no gate capability
+    assert m["reinforcementDelta"] is None  # no strength capability
+
+
+def test_partial_forgetting_gives_partial_retention(tmp_path: Path) -> None:
+    # capacity 30 of 36 items: the first 6 facts are evicted, the last 6 kept.
+    result, _ = _run(tmp_path, ["fake-forgetful:capacity=30"])
+    m = _metrics(result, "fake-forgetful")
+    assert m["recall1_after"] == pytest.approx(6 / 12)
+    assert m["retention"] == pytest.approx(0.5)
+
+
+def test_no_provenance_scores_zero_by_construction(tmp_path: Path) -> None:
+    result, _ = _run(tmp_path, ["fake-noprov"])
+    m = _metrics(result, "fake-noprov")
+    assert m["recall1_before"] == 1.0
+    assert m["provenanceAccuracy"] == 0.0  # 0, not null: METHOD.md's "by construction"
+    assert m["gateRecall"] is None
+    assert m["reinforcementDelta"] is None
+
+
+def test_failing_backend_is_recorded_and_others_run(tmp_path: Path) -> None:
+    result, _ = _run(tmp_path, ["fake-broken-query", "fake-perfect"])
+    broken = next(b for b in result["backends"] if b["label"] == "fake-broken-query")
+    assert broken["runs"][0]["status"] == "failed"
+    assert "index corrupted" in broken["runs"][0]["error"]
+    assert broken["runs"][0]["cleanup"]["ok"] is True  # cleaned up on failure too
+    assert _metrics(result, "fake-perfect")["recall1_before"] == 1.0
+
+
+def test_records_allow_recomputation_and_file_is_complete(tmp_path: Path) -> None:
+    _, cfg = _run(tmp_path, ["fake-perfect"], seeds=[0, 1])
+    saved = load_result(cfg.out)
+    assert saved["schema"] == "memory-bench/1.0"
+    assert saved["status"] == "complete"
+    run = saved["backends"][0]["runs"][1]
+    probes = [p for p in run["records"]["probes"] if p["phase"] == "probe"]
+    assert len(probes) == 12
+    first = probes[0]
+    assert set(first) >= {"question", "expected", "returned", "latency_ms"}
+    assert first["returned"][0] == first["expected"]
+    assert run["records"]["cleanup"] == {
+        "prefix": f"bench-{cfg.run_id}-s1-", "removed": run["records"]["cleanup"]["removed"],
+        "left": 0, "ok": True,
+    }
+    summary = saved["backends"][0]["summary"]["recall1_before"]
+    assert summary == {"mean": 1.0, "std": 0.0, "ci_low": 1.0, "ci_high": 1.0, "n": 2}
+    assert set(saved["scenario"]["data_hashes"]) == {"0", "1"}
+
+
+def test_same_seed_same_hash_and_metrics(tmp_path: Path) -> None:
+    a, _ = _run(tmp_path / "a", ["fake-perfect", "fake-forgetful"])
+    b, _ = _run(tmp_path / "b", ["fake-perfect", "fake-forgetful"])
+    assert a["scenario"]["data_hashes"] == b["scenario"]["data_hashes"]
+    skip = {"latency_p50_ms", "latency_p95_ms", "ingest_items_per_s"}
+    for label in ("fake-perfect", "fake-forgetful"):
+        ma, mb = _metrics(a, label), _metrics(b, label)
+        assert {k: v for k, v in ma.items() if k not in skip} == {
+            k: v for k, v in mb.items() if k not in skip
+        }
+
+
+def test_same_backend_twice_gets_distinct_labels(tmp_path: Path) -> None:
+    result, _ = _run(tmp_path, ["fake-forgetful:capacity=24", "fake-forgetful:capacity=30"])
+    labels = [b["label"] for b in result["backends"]]
+    assert labels == ["fake-forgetful:capacity=24", "fake-forgetful:capacity=30"]
+    assert _metrics(result, labels[0])["retention"] == 0.0
+    assert _metrics(result, labels[1])["retention"] == 0.5

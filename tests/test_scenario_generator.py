@@ -1,0 +1,138 @@
+"""Scenario files and the templated generator: defaults, determinism, variety, limits."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from memory_bench.generators import generate
+from memory_bench.scenario import Scenario, ScenarioError, load_scenario
+
+
+def test_default_scenario_has_protocol_numbers() -> None:
+    s = load_scenario("default")
+    assert (s.facts, s.noise, s.updates) == (120, 600, 30)
+    assert (s.gate_empty, s.gate_short, s.gate_duplicate, s.gate_clean) == (20, 20, 20, 30)
+    assert (s.reinforce_cells, s.reinforce_queries, s.k) == (10, 5, 5)
+
+
+def test_same_seed_byte_identical_other_seed_differs() -> None:
+    s = load_scenario("default")
+    a, b, c = generate(s, 3), generate(s, 3), generate(s, 4)
+    assert a.to_dict() == b.to_dict()
+    assert a.items_hash() == b.items_hash() != c.items_hash()
+
+
+def test_counts_ids_and_timestamps() -> None:
+    s = load_scenario("default")
+    d = generate(s, 0)
+    assert len(d.facts) == 120 and len(d.noise) == 600 and len(d.updates) == 30
+    kinds = Counter(g.kind for g in d.gate)
+    assert kinds == {"empty": 20, "short": 20, "duplicate": 20, "clean": 30}
+    items = d.all_items()
+    assert len({i.id for i in items}) == len(items)
+    times = [i.timestamp for i in items]
+    assert times == sorted(times) and len(set(times)) == len(times)
+    assert all(t.tzinfo is not None for t in times)
+    last_before_update = max(i.timestamp for i in [f.item for f in d.facts] + list(d.noise))
+    assert all(u.item.timestamp > last_before_update for u in d.updates)
+    assert {f.item.source for f in d.facts} == {"bench-RUN-e1"}
+    assert {u.item.source for u in d.updates} == {"bench-RUN-e2"}
+
+
+def test_facts_are_varied_and_do_not_collide() -> None:
+    d = generate(load_scenario("default"), 1)
+    subjects = [f.subject for f in d.facts] + [i.tag("subject") for i in d.noise]
+    assert len(set(subjects)) == len(subjects)
+    values = [f.value for f in d.facts] + [u.value for u in d.updates]
+    assert len(set(values)) == len(values)
+    assert len({f.relation for f in d.facts}) == 13
+
+    def shape(f) -> str:
+        return f.item.text.replace(f.subject, "S").replace(f.value, "V")
+
+    assert len({shape(f) for f in d.facts}) >= 40  # many sentence patterns, not one
+    assert len({f.question.replace(f.subject, "S") for f in d.facts}) >= 30
+    for f in d.facts:
+        assert f.subject in f.item.text and f.value in f.item.text
+        assert f.subject in f.question and f.value not in f.question
+
+
+def test_gate_items_are_what_they_claim() -> None:
+    d = generate(load_scenario("default"), 2)
+    stored = {f.item.text for f in d.facts} | {i.text for i in d.noise}
+    for g in d.gate:
+        words = len(g.item.text.split())
+        if g.kind == "empty":
+            assert not g.item.text.strip()
+        elif g.kind == "short":
+            assert 1 <= words < 3
+        elif g.kind == "duplicate":
+            assert g.item.text in stored
+        else:
+            assert words >= 3 and g.item.text not in stored
+    assert [g.kind for g in d.gate] != sorted(g.kind for g in d.gate)  # shuffled
+
+
+def test_updates_and_reinforce_selection() -> None:
+    d = generate(load_scenario("default"), 0)
+    for u in d.updates:
+        f = d.facts[u.fact]
+        assert u.item.tag("subject") == f.subject and u.item.tag("relation") == f.relation
+        assert u.value != f.value and u.value in u.item.text
+        assert u.question == f.question
+    assert not set(d.reinforce) & {u.fact for u in d.updates}
+    assert len(set(d.reinforce)) == 10
+
+
+def test_bind_changes_only_the_run_tag() -> None:
+    d = generate(load_scenario("smoke"), 0)
+    b = d.bind("20260101T000000-abcd-s0")
+    assert b.facts[0].item.id == "bench-20260101T000000-abcd-s0-e1-0000"
+    assert b.facts[0].item.text == d.facts[0].item.text
+    with pytest.raises(ValueError):
+        b.items_hash()
+
+
+def test_no_possessive_typos() -> None:
+    d = generate(load_scenario("default"), 0)
+    texts = [f.item.text for f in d.facts] + [f.question for f in d.facts]
+    assert not [t for t in texts if re.search(r"s's\b", t)]
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ("facts = [", "not valid TOML"),
+        ("factz = 3", "unknown key 'factz'"),
+        ("facts = 0", "facts must be positive"),
+        ("noise = -1", "noise must be positive"),
+        ("gate_short = -2", "must not be negative"),
+        ("facts = 'many'", "must be an integer"),
+        ("facts = 1000\nnoise = 1000", "distinct subjects"),
+        ("generator = 'nope'", "unknown generator"),
+        ("updates = 200", "updates"),
+    ],
+)
+def test_bad_scenario_files(tmp_path: Path, body: str, message: str) -> None:
+    f = tmp_path / "bad.toml"
+    f.write_text(body)
+    with pytest.raises(ScenarioError, match=message):
+        load_scenario(str(f))
+
+
+def test_overrides_are_validated() -> None:
+    s = load_scenario("smoke", {"facts": "20", "consolidate": "true"})
+    assert s.facts == 20 and s.consolidate is True
+    with pytest.raises(ScenarioError, match="unknown key"):
+        load_scenario("smoke", {"colour": "red"})
+    with pytest.raises(ScenarioError, match="unknown scenario"):
+        load_scenario("no-such-scenario")
+
+
+def test_scenario_roundtrip() -> None:
+    s = load_scenario("smoke")
+    assert Scenario.from_dict(s.to_dict()) == s
