@@ -20,6 +20,7 @@ class LatticeConfig:
     adjacent_weight: float = 1.2  # bound pair of neighbouring content words
     pair_weight: float = 0.5  # bound pair two or three content words apart
     ngram_weight: float = 0.25  # character trigrams of a word, in total
+    name_weight: float = 2.0  # a capitalised name span, bound as one feature
     # gate
     min_words: int = 3
     merge_cosine: float = 0.90  # near-duplicate: cosine at least this ...

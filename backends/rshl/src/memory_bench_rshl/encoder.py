@@ -25,7 +25,15 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-__all__ = ["STOP_WORDS", "Encoder", "IdfStats", "content_stems", "tokenize"]
+__all__ = [
+    "STOP_WORDS",
+    "Encoder",
+    "IdfStats",
+    "content_stems",
+    "name_spans",
+    "pack_signs",
+    "tokenize",
+]
 
 # Function words and question words: they occur in every template and every
 # question, so they would only add noise shared by all cells.
@@ -48,6 +56,40 @@ _POSSESSIVE = re.compile(r"(\w)['’]s\b")
 def tokenize(text: str) -> list[str]:
     """Lower-case word tokens; a possessive 's is dropped ("France's" -> "france")."""
     return _TOKEN.findall(_POSSESSIVE.sub(r"\1", text.lower()))
+
+
+_WORD = re.compile(r"\S+")
+_NAME_TOKEN = re.compile(r"[A-Z][\w'’-]*")
+_POSSESSIVE_END = re.compile(r"['’]s?$")
+
+
+def name_spans(text: str) -> list[tuple[str, int]]:
+    """Runs of capitalised non-stop-word tokens ("Mara Olsen", "Lower Rosthwaite").
+
+    Returns (lower-cased span, position of its first token). Punctuation and a
+    possessive end a span. The only model-free signal of a proper name is its
+    capital letter; a capitalised first word of a sentence is included too.
+    """
+    spans: list[tuple[str, int]] = []
+    current: list[str] = []
+    start = 0
+    for i, raw in enumerate(_WORD.findall(text)):
+        tok = raw.strip(".,;:!?\"()[]")
+        bare = _POSSESSIVE_END.sub("", tok)
+        if bare and _NAME_TOKEN.fullmatch(tok) and bare.lower() not in STOP_WORDS:
+            if not current:
+                start = i
+            current.append(bare.lower())
+            if tok != bare or raw[-1] in ".,;:!?":
+                spans.append((" ".join(current), start))
+                current = []
+            continue
+        if current:
+            spans.append((" ".join(current), start))
+        current = []
+    if current:
+        spans.append((" ".join(current), start))
+    return spans
 
 
 def stem(word: str) -> str:
@@ -115,6 +157,7 @@ class Encoder:
         pair_weight: float = 0.5,
         adjacent_weight: float = 1.2,
         ngram_weight: float = 0.25,
+        name_weight: float = 2.0,
         cache_size: int = 60_000,
     ) -> None:
         if dim % 64:
@@ -124,6 +167,7 @@ class Encoder:
         self.pair_window = pair_window
         self.pair_weight = pair_weight
         self.adjacent_weight = adjacent_weight
+        self.name_weight = name_weight
         self.ngram_weight = ngram_weight
         self.cache_size = cache_size
         self._cache: dict[str, np.ndarray] = {}
@@ -131,7 +175,10 @@ class Encoder:
 
     # -- features ---------------------------------------------------------
     def features(self, text: str) -> dict[str, float]:
-        """Feature -> kind weight (before IDF). Keys: ``w:`` word, ``p:`` pair, ``g:`` trigram."""
+        """Feature -> kind weight before IDF.
+
+        Keys: ``w:`` word, ``p:`` pair, ``n:`` name span, ``g:`` character trigram.
+        """
         stems = content_stems(text)
         out: dict[str, float] = {}
         for i, s in enumerate(stems):
@@ -142,6 +189,9 @@ class Encoder:
                     key = f"p:{a}|{b}"
                     w = self.adjacent_weight if gap == 0 else self.pair_weight
                     out[key] = max(out.get(key, 0.0), w)
+        if self.name_weight > 0:
+            for span, _ in name_spans(text):
+                out["n:" + span] = self.name_weight
         for word in {t for t in tokenize(text) if t not in STOP_WORDS}:
             padded = f"#{word}#"
             grams = {padded[j : j + 3] for j in range(len(padded) - 2)}

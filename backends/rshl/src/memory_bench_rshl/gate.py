@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from memory_bench_rshl.encoder import STOP_WORDS, content_stems
+from memory_bench_rshl.encoder import content_stems, name_spans
 
 __all__ = [
     "DUPLICATE",
@@ -29,7 +29,6 @@ TOO_SHORT = "too_short"
 DUPLICATE = "duplicate"
 
 _WORD = re.compile(r"\S+")
-_NAME_TOKEN = re.compile(r"[A-Z][\w'’-]*")
 
 
 def normalise(text: str) -> str:
@@ -74,30 +73,14 @@ def is_near_duplicate(
 
 
 def text_subject(text: str) -> str | None:
-    """The first proper-name span of a sentence ("Mara Olsen"), the text-only subject key.
+    """The first proper-name span of a sentence ("mara olsen"): the text-only subject key.
 
-    A run of capitalised tokens that are not stop-words; a single capitalised
-    word at the start of the sentence counts only when followed by another one,
-    since every sentence starts with a capital.
+    A one-word span at the start of the sentence is skipped when a later span
+    exists, since every sentence starts with a capital.
     """
-    spans: list[list[tuple[str, int]]] = []
-    current: list[tuple[str, int]] = []
-    for i, raw in enumerate(_WORD.findall(text)):
-        tok = raw.strip(".,;:!?\"()[]")
-        bare = re.sub(r"['’]s$", "", tok)
-        if _NAME_TOKEN.fullmatch(tok) and bare.lower() not in STOP_WORDS:
-            current.append((bare, i))
-            if tok != bare or raw[-1] in ".,;:!?":  # a possessive or a comma ends it
-                spans.append(current)
-                current = []
+    spans = name_spans(text)
+    for span, start in spans:
+        if start == 0 and " " not in span and len(spans) > 1:
             continue
-        if current:
-            spans.append(current)
-        current = []
-    if current:
-        spans.append(current)
-    for span in spans:
-        if len(span) == 1 and span[0][1] == 0:
-            continue
-        return " ".join(w for w, _ in span).lower()
+        return span
     return None

@@ -86,6 +86,7 @@ class Lattice:
             adjacent_weight=c.adjacent_weight,
             pair_weight=c.pair_weight,
             ngram_weight=c.ngram_weight,
+            name_weight=c.name_weight,
         )
         self.stats = IdfStats()
         self.index = CodeIndex(c.dim, sketch_bits=c.sketch_bits, full_scan_below=c.full_scan_below)
