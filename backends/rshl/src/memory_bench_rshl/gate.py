@@ -16,6 +16,7 @@ from memory_bench_rshl.encoder import content_stems, name_spans
 
 __all__ = [
     "DUPLICATE",
+    "DUPLICATE_ID",
     "EMPTY",
     "TOO_SHORT",
     "is_near_duplicate",
@@ -27,6 +28,7 @@ __all__ = [
 EMPTY = "empty"
 TOO_SHORT = "too_short"
 DUPLICATE = "duplicate"
+DUPLICATE_ID = "duplicate_id"  # an item id already stored: ids name items, so never reused
 
 _WORD = re.compile(r"\S+")
 

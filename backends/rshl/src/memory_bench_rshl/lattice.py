@@ -25,7 +25,14 @@ import numpy as np
 from memory_bench_rshl.cell import Cell, Provenance, to_epoch
 from memory_bench_rshl.config import LatticeConfig
 from memory_bench_rshl.encoder import Encoder, IdfStats, pack_signs
-from memory_bench_rshl.gate import DUPLICATE, is_near_duplicate, normalise, refusal, text_subject
+from memory_bench_rshl.gate import (
+    DUPLICATE,
+    DUPLICATE_ID,
+    is_near_duplicate,
+    normalise,
+    refusal,
+    text_subject,
+)
 from memory_bench_rshl.index import CodeIndex
 from memory_bench_rshl.strength import decayed, reinforced
 
@@ -107,16 +114,20 @@ class Lattice:
         c = self.config
         outcomes: list[WriteOutcome | None] = [None] * len(records)
         batch_texts: dict[str, int] = {}
+        batch_ids: set[str] = set()
         pending: list[tuple[int, Record, str, dict[str, float]]] = []
         for i, rec in enumerate(records):
             norm = normalise(rec.text)
             reason = refusal(rec.text, c.min_words, self._norm_text)
-            if reason is None and (norm in batch_texts or rec.id in self._row_of):
+            if reason is None and norm in batch_texts:
                 reason = DUPLICATE
+            if reason is None and (rec.id in self._row_of or rec.id in batch_ids):
+                reason = DUPLICATE_ID
             if reason is not None:
                 outcomes[i] = WriteOutcome(rec.id, False, reason)
                 continue
             batch_texts[norm] = i
+            batch_ids.add(rec.id)
             feats = self.encoder.features(rec.text)
             self.stats.add(feats)  # the whole batch informs the IDF before encoding
             pending.append((i, rec, norm, feats))

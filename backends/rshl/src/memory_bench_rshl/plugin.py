@@ -11,7 +11,7 @@ from memory_bench import BackendContext, Option, hookimpl
 
 __all__ = ["OPTIONS", "memory_bench_register_backends"]
 
-VERSION = "0.1.0"
+from memory_bench_rshl import __version__ as VERSION
 
 OPTIONS = [
     Option("dim", int, 4096, "hypervector dimension (multiple of 64; 4096 or 16384)",
