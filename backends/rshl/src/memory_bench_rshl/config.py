@@ -26,7 +26,7 @@ class LatticeConfig:
     merge_cosine: float = 0.90  # near-duplicate: cosine at least this ...
     merge_jaccard: float = 0.80  # ... and this overlap of content words
     supersede: str = "auto"  # auto: tags when present, else text; tags; text; off
-    supersede_text_cosine: float = 0.20  # text-only supersession: minimum similarity
+    supersede_text_cosine: float = 0.25  # text-only supersession: minimum similarity
     superseded_factor: float = 0.5  # a superseded cell's similarity is scaled by this
     # strength
     initial_strength: float = 0.3

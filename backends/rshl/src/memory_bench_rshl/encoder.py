@@ -76,7 +76,8 @@ def name_spans(text: str) -> list[tuple[str, int]]:
     for i, raw in enumerate(_WORD.findall(text)):
         tok = raw.strip(".,;:!?\"()[]")
         bare = _POSSESSIVE_END.sub("", tok)
-        if bare and _NAME_TOKEN.fullmatch(tok) and bare.lower() not in STOP_WORDS:
+        is_name = bool(_NAME_TOKEN.fullmatch(tok)) and bare.lower() not in STOP_WORDS
+        if bare and (is_name or (current and tok.isdigit())):  # "Orbit 545" is one name
             if not current:
                 start = i
             current.append(bare.lower())

@@ -19,6 +19,7 @@ __all__ = [
     "DUPLICATE_ID",
     "EMPTY",
     "TOO_SHORT",
+    "entity_spans",
     "is_near_duplicate",
     "normalise",
     "refusal",
@@ -74,15 +75,21 @@ def is_near_duplicate(
     return jaccard(content_stems(text_a), content_stems(text_b)) >= min_jaccard
 
 
-def text_subject(text: str) -> str | None:
-    """The first proper-name span of a sentence ("mara olsen"): the text-only subject key.
+def entity_spans(text: str) -> list[str]:
+    """The proper-name spans of a sentence, in order ("mara olsen", "acme foods").
 
-    A one-word span at the start of the sentence is skipped when a later span
-    exists, since every sentence starts with a capital.
+    A one-word span at the start of the sentence is dropped when another span
+    follows: every sentence starts with a capital ("Records show that ...").
     """
     spans = name_spans(text)
-    for span, start in spans:
-        if start == 0 and " " not in span and len(spans) > 1:
-            continue
-        return span
-    return None
+    return [
+        span
+        for span, start in spans
+        if not (start == 0 and " " not in span and len(spans) > 1)
+    ]
+
+
+def text_subject(text: str) -> str | None:
+    """The first entity span of a sentence ("mara olsen"), or None."""
+    spans = entity_spans(text)
+    return spans[0] if spans else None

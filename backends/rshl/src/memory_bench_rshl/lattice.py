@@ -28,6 +28,7 @@ from memory_bench_rshl.encoder import Encoder, IdfStats, pack_signs
 from memory_bench_rshl.gate import (
     DUPLICATE,
     DUPLICATE_ID,
+    entity_spans,
     is_near_duplicate,
     normalise,
     refusal,
@@ -106,7 +107,7 @@ class Lattice:
         self._row_of: dict[str, int] = {}  # every stored item id -> row
         self._norm_text: dict[str, int] = {}  # normalised text -> row
         self._by_key: dict[tuple[str, str], int] = {}  # (subject, relation) -> newest row
-        self._by_subject: dict[str, list[int]] = {}  # text-derived subject -> rows
+        self._by_name: dict[str, list[int]] = {}  # capitalised name span -> rows
 
     # ------------------------------------------------------------------ write
     def write(self, records: Sequence[Record]) -> list[WriteOutcome]:
@@ -180,8 +181,12 @@ class Lattice:
             self._row_of[p.id] = row
         for n in norms:
             self._norm_text[n] = row
-        if cell.subject:
-            self._by_subject.setdefault(cell.subject, []).append(row)
+        for span in self._names(cell):
+            self._by_name.setdefault(span, []).append(row)
+
+    @staticmethod
+    def _names(cell: Cell) -> set[str]:
+        return set(entity_spans(cell.text))
 
     def _near_duplicate(self, text: str, acc: np.ndarray) -> int | None:
         c = self.config
@@ -208,14 +213,19 @@ class Lattice:
                 self._by_key[cell.key] = row
                 return None
             return old
-        if c.supersede == "tags" or cell.subject is None:
+        if c.supersede == "tags":
             return None
-        # Text-only fallback: same named subject, similar enough, not yet superseded.
-        peers = [
-            r
-            for r in self._by_subject.get(cell.subject, [])
-            if r != row and not self.dead[r] and self._cell(r).superseded_by is None
-        ]
+        # Text-only fallback: the most similar current cell that shares a name span.
+        # Which span is the subject cannot be told from text alone ("{v} is the
+        # birthplace of {s}"), so any shared name qualifies and similarity decides.
+        peers = sorted(
+            {
+                r
+                for span in self._names(cell)
+                for r in self._by_name.get(span, [])
+                if r != row and not self.dead[r] and self._cell(r).superseded_by is None
+            }
+        )
         if not peers:
             return None
         cos = self.index.cosine(acc, np.asarray(peers))
@@ -443,8 +453,10 @@ class Lattice:
                 self._cell(prev).superseded_by = None  # the older value is current again
             else:
                 del self._by_key[cell.key]
-        if cell.subject and row in self._by_subject.get(cell.subject, []):
-            self._by_subject[cell.subject].remove(row)
+        for span in self._names(cell):
+            rows = self._by_name.get(span, [])
+            if row in rows:
+                rows.remove(row)
         self.cells[row] = None
         self.dead[row] = True
         return cell
@@ -469,7 +481,7 @@ class Lattice:
         self.reencode()
 
     def _rebuild_maps(self, norm_text: dict[str, int]) -> None:
-        self._row_of, self._by_key, self._by_subject = {}, {}, {}
+        self._row_of, self._by_key, self._by_name = {}, {}, {}
         self._norm_text = dict(norm_text)
         for row, cell in enumerate(self.cells):
             if cell is None:
