@@ -40,7 +40,8 @@ class LatticeConfig:
     # index
     candidates: int = 64
     sketch_bits: int = 512
-    full_scan_below: int = 20_000
+    full_scan_below: int = 4096  # below this many rows, scan the full codes directly
+    prefilter: int = 2048  # rows kept by the sketch scan for full-code Hamming
     reinforce: bool = True
 
     def __post_init__(self) -> None:

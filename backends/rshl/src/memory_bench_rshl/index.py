@@ -9,13 +9,16 @@ the float value, which is far below any gap the ranking depends on.
 
 Search is three stages, all linear scans or small gathers:
 
-1. Hamming distance on the sketch over every live row (chunked so that the
-   XOR/popcount temporaries stay in cache), keep the ``prefilter`` nearest;
+1. Hamming distance on the sketch over every live row, keep the ``prefilter``
+   nearest. The sketch is stored column-major (one contiguous uint64 vector per
+   word), so the scan is a few long XOR / popcount / add passes that numpy runs
+   at memory speed, and the nearest are selected from a histogram of the small
+   integer distances instead of a sort;
 2. Hamming distance on the full code for those, keep ``candidates``;
 3. exact cosine between the query's float accumulator and the candidates'
    dequantised accumulators.
 
-Below ``full_scan_below`` rows stage 1 is skipped (the full code is cheap).
+Below ``full_scan_below`` rows stage 1 is skipped (the full code is cheap there).
 """
 
 from __future__ import annotations
@@ -24,9 +27,10 @@ import numpy as np
 
 from memory_bench_rshl.encoder import pack_signs
 
-__all__ = ["CodeIndex", "hamming", "quantise"]
+__all__ = ["CodeIndex", "hamming", "hamming_columns", "quantise"]
 
 _CHUNK = 4096
+_COLUMN_CHUNK = 1 << 16
 
 
 def hamming(codes: np.ndarray, q: np.ndarray, rows: int | None = None) -> np.ndarray:
@@ -46,6 +50,26 @@ def hamming(codes: np.ndarray, q: np.ndarray, rows: int | None = None) -> np.nda
     return out
 
 
+def hamming_columns(columns: np.ndarray, q: np.ndarray, n: int) -> np.ndarray:
+    """Hamming distances (uint16) of ``q`` (w,) to the first ``n`` columns of (w, capacity)."""
+    out = np.empty(n, dtype=np.uint16)
+    chunk = min(_COLUMN_CHUNK, max(n, 1))
+    x = np.empty(chunk, dtype=np.uint64)
+    c = np.empty(chunk, dtype=np.uint8)
+    for s in range(0, n, chunk):
+        e = min(n, s + chunk)
+        m = e - s
+        o = out[s:e]
+        for w in range(columns.shape[0]):
+            np.bitwise_xor(columns[w, s:e], q[w], out=x[:m])
+            np.bitwise_count(x[:m], out=c[:m])
+            if w == 0:
+                o[:] = c[:m]
+            else:
+                np.add(o, c[:m], out=o)
+    return out
+
+
 def quantise(acc: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """float32 accumulators (n, D) -> (int8 (n, D), float32 scale (n,))."""
     acc = np.atleast_2d(acc)
@@ -56,10 +80,22 @@ def quantise(acc: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _smallest(values: np.ndarray, m: int) -> np.ndarray:
-    """Indices of the ``m`` smallest values, in no particular order."""
-    if m >= values.shape[0]:
-        return np.arange(values.shape[0])
-    return np.argpartition(values, m - 1)[:m]
+    """Indices of the ``m`` smallest values, in no particular order.
+
+    Hamming distances are small integers: on long arrays a histogram finds the
+    cut-off in one pass, far faster than ``argpartition``; ties at the cut-off
+    are broken by row order.
+    """
+    n = values.shape[0]
+    if m >= n:
+        return np.arange(n)
+    if n < 8 * m or values.dtype != np.uint16:
+        return np.argpartition(values, m - 1)[:m]
+    counts = np.cumsum(np.bincount(values))
+    cut = int(np.searchsorted(counts, m))  # values <= cut hold at least m rows
+    below = np.flatnonzero(values < cut)
+    at = np.flatnonzero(values == cut)[: m - len(below)]
+    return np.concatenate([below, at])
 
 
 class CodeIndex:
@@ -70,16 +106,18 @@ class CodeIndex:
         dim: int,
         *,
         sketch_bits: int = 512,
-        full_scan_below: int = 20_000,
+        full_scan_below: int = 4096,
+        prefilter: int = 2048,
         capacity: int = 1024,
     ) -> None:
         self.dim = dim
         self.words = dim // 64
         self.sketch_words = max(1, min(self.words, sketch_bits // 64))
         self.full_scan_below = full_scan_below
+        self.prefilter = prefilter
         self.n = 0
         self.codes = np.zeros((capacity, self.words), dtype=np.uint64)
-        self.sketch = np.zeros((capacity, self.sketch_words), dtype=np.uint64)
+        self.sketch = np.zeros((self.sketch_words, capacity), dtype=np.uint64)  # column-major
         self.acc = np.zeros((capacity, dim), dtype=np.int8)
         self.scale = np.zeros(capacity, dtype=np.float32)
         self.norm = np.zeros(capacity, dtype=np.float32)  # of the dequantised accumulator
@@ -90,11 +128,14 @@ class CodeIndex:
         if need <= cap:
             return
         new = max(need, cap * 2)
-        for name in ("codes", "sketch", "acc", "scale", "norm"):
+        for name in ("codes", "acc", "scale", "norm"):
             old = getattr(self, name)
             arr = np.zeros((new, *old.shape[1:]), dtype=old.dtype)
             arr[: self.n] = old[: self.n]
             setattr(self, name, arr)
+        sketch = np.zeros((self.sketch_words, new), dtype=np.uint64)
+        sketch[:, : self.n] = self.sketch[:, : self.n]
+        self.sketch = sketch
 
     def append(self, acc: np.ndarray) -> int:
         """Add one float32 accumulator; return its row."""
@@ -112,7 +153,7 @@ class CodeIndex:
         self.norm[row] = float(np.linalg.norm(q[0].astype(np.float32))) * scale[0]
         code = pack_signs(acc)
         self.codes[row] = code
-        self.sketch[row] = code[: self.sketch_words]
+        self.sketch[:, row] = code[: self.sketch_words]
 
     def load_arrays(self, codes: np.ndarray, acc: np.ndarray, scale: np.ndarray) -> None:
         """Replace the contents with saved arrays (norms and sketches are derived)."""
@@ -121,7 +162,7 @@ class CodeIndex:
         self._grow(max(n, 1))
         self.n = n
         self.codes[:n] = codes
-        self.sketch[:n] = codes[:, : self.sketch_words]
+        self.sketch[:, :n] = codes[:, : self.sketch_words].T
         self.acc[:n] = acc
         self.scale[:n] = scale
         for s in range(0, n, _CHUNK):
@@ -131,9 +172,10 @@ class CodeIndex:
     def compact(self, keep: np.ndarray) -> None:
         """Keep only the rows in ``keep`` (sorted row numbers), renumbered 0..len-1."""
         n = len(keep)
-        for name in ("codes", "sketch", "acc", "scale", "norm"):
+        for name in ("codes", "acc", "scale", "norm"):
             arr = getattr(self, name)
             arr[:n] = arr[keep]
+        self.sketch[:, :n] = self.sketch[:, keep]
         self.n = n
 
     def nbytes_per_row(self) -> int:
@@ -157,10 +199,10 @@ class CodeIndex:
             d = hamming(self.codes, q_code, n)
             rows = np.arange(n)
         else:
-            d1 = hamming(self.sketch, q_code[: self.sketch_words], n)
+            d1 = hamming_columns(self.sketch, q_code[: self.sketch_words], n)
             if dead is not None:
-                d1[dead[:n]] = np.iinfo(np.uint16).max
-            rows = _smallest(d1, max(m * 16, 1024))
+                d1[np.flatnonzero(dead[:n])] = np.iinfo(np.uint16).max
+            rows = _smallest(d1, max(m * 4, self.prefilter))
             d = hamming(self.codes[rows], q_code)
         if dead is not None:
             d = d.copy()

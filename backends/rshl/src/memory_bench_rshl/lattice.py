@@ -97,7 +97,12 @@ class Lattice:
             name_weight=c.name_weight,
         )
         self.stats = IdfStats()
-        self.index = CodeIndex(c.dim, sketch_bits=c.sketch_bits, full_scan_below=c.full_scan_below)
+        self.index = CodeIndex(
+            c.dim,
+            sketch_bits=c.sketch_bits,
+            full_scan_below=c.full_scan_below,
+            prefilter=c.prefilter,
+        )
         self.cells: list[Cell | None] = []
         self.dead = np.zeros(self.index.codes.shape[0], dtype=bool)
         self.region_of_row = np.zeros(self.index.codes.shape[0], dtype=np.int32)
