@@ -73,3 +73,16 @@ def test_text_subject() -> None:
     # A one-word capital at the start reads as sentence case when a name follows.
     assert text_subject("Tomorrow, Ivo Petrov moves to Lyon.") == "ivo petrov"
     assert text_subject("nothing capitalised here") is None
+
+
+def test_cells_are_grouped_by_region(rec) -> None:
+    from dataclasses import replace
+
+    lat = Lattice(LatticeConfig(dim=1024))
+    lat.write([
+        replace(rec("a-0", "Nadia Berg owns a red bicycle.", 0), region="home"),
+        replace(rec("a-1", "Nadia Berg rents a red bicycle.", 1), region="work"),
+    ])
+    assert {h.id for h in lat.query("Nadia Berg red bicycle", 5)} == {"a-0", "a-1"}
+    assert [h.id for h in lat.query("Nadia Berg red bicycle", 5, region="work")] == ["a-1"]
+    assert lat.query("Nadia Berg red bicycle", 5, region="nowhere") == []

@@ -278,7 +278,7 @@ class Lattice:
         + ``strength_weight`` x strength: strength breaks near-ties only.
         """
         c = self.config
-        if k <= 0 or self.live_count() == 0:
+        if k <= 0 or self.index.n == int(np.count_nonzero(self.dead[: self.index.n])):
             return []
         acc = self.encoder.encode(text, self.stats)
         if not np.any(acc):
