@@ -127,7 +127,7 @@ def bench_latency(
         idx = _random_index(n, dim, rng, with_acc=True)
         fx = faiss.IndexBinaryFlat(dim)
         fx.add(idx.codes[:n].view(np.uint8))
-        nq = max(10, min(queries, int(queries * 1e5 / n))) if n > 100_000 else queries
+        nq = max(50, min(queries, int(queries * 1e5 / n))) if n > 100_000 else queries
         targets = rng.integers(0, n, size=nq)
         qcodes = [_flip(idx.codes[t], rng, flip) for t in targets]
         qaccs = [rng.standard_normal(dim).astype(np.float32) for _ in targets]
