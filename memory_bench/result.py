@@ -65,7 +65,10 @@ def load_result(path: Path) -> dict[str, Any]:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        what = "truncated" if exc.pos >= len(text.rstrip()) else "not valid JSON"
+        body = text.strip()
+        # An object that never closes was cut short: say so rather than "invalid".
+        truncated = body[:1] in "{[" and body and body[-1] not in "}]"
+        what = "truncated" if truncated else "not valid JSON"
         raise ResultError(f"result file {path} is {what}: {exc.msg} at line {exc.lineno}") from None
     if not isinstance(data, dict) or "schema" not in data:
         raise ResultError(f"result file {path} has no schema field: not a memory-bench result")
