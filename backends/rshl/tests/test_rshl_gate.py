@@ -86,3 +86,12 @@ def test_cells_are_grouped_by_region(rec) -> None:
     assert {h.id for h in lat.query("Nadia Berg red bicycle", 5)} == {"a-0", "a-1"}
     assert [h.id for h in lat.query("Nadia Berg red bicycle", 5, region="work")] == ["a-1"]
     assert lat.query("Nadia Berg red bicycle", 5, region="nowhere") == []
+
+
+def test_a_removed_text_can_be_written_again(lattice: Lattice, rec) -> None:
+    lattice.write([rec("t-x-0000", "Mara Olsen works for Acme Foods!", 50, source="diary")])
+    assert lattice.remove("t-x-") == 1  # the merged item only
+    again = lattice.write([rec("t-y-0000", "Mara Olsen works for Acme Foods!", 51)])[0]
+    assert again.accepted and again.merged_into == "t-e1-0000"
+    assert lattice.remove("t-e1-0000") == 1 and lattice.get("t-y-0000").id == "t-y-0000"
+    assert lattice.write([rec("t-z-0000", "Mara Olsen works for Acme Foods.", 52)])[0].accepted

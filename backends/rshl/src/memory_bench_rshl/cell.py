@@ -25,13 +25,19 @@ class Provenance:
     id: str
     source: str
     timestamp: datetime
+    norm: str = ""  # the item's whitespace-normalised text: the exact-duplicate key
 
     def to_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "source": self.source, "timestamp": self.timestamp.isoformat()}
+        return {
+            "id": self.id,
+            "source": self.source,
+            "timestamp": self.timestamp.isoformat(),
+            "norm": self.norm,
+        }
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Provenance:
-        return cls(d["id"], d["source"], datetime.fromisoformat(d["timestamp"]))
+        return cls(d["id"], d["source"], datetime.fromisoformat(d["timestamp"]), d["norm"])
 
 
 @dataclass

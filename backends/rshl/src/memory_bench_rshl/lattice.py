@@ -14,7 +14,7 @@ a removed cell leaves a dead row until the next sleep compacts the index.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -150,7 +150,7 @@ class Lattice:
         if dup is not None:
             self.stats.remove(feats)  # a merged item adds no document
             cell = self._cell(dup)
-            cell.provenance.append(Provenance(rec.id, rec.source, rec.timestamp))
+            cell.provenance.append(Provenance(rec.id, rec.source, rec.timestamp, norm))
             self._row_of[rec.id] = dup
             self._norm_text[norm] = dup
             return WriteOutcome(rec.id, True, merged_into=cell.id)
@@ -165,7 +165,7 @@ class Lattice:
         cell = Cell(
             text=rec.text,
             region=rec.region,
-            provenance=[Provenance(rec.id, rec.source, rec.timestamp)],
+            provenance=[Provenance(rec.id, rec.source, rec.timestamp, norm)],
             strength=self.config.initial_strength,
             t_ref=t,
             key=(subject.lower(), relation.lower()) if subject and relation else None,
@@ -178,14 +178,13 @@ class Lattice:
             self.region_of_row = np.resize(self.region_of_row, self.index.codes.shape[0])
         self.dead[row] = False
         self.region_of_row[row] = self.regions.setdefault(rec.region, len(self.regions))
-        self._index_cell(row, cell, [norm])
+        self._index_cell(row, cell)
         return row
 
-    def _index_cell(self, row: int, cell: Cell, norms: Iterable[str]) -> None:
+    def _index_cell(self, row: int, cell: Cell) -> None:
         for p in cell.provenance:
             self._row_of[p.id] = row
-        for n in norms:
-            self._norm_text[n] = row
+            self._norm_text[p.norm] = row
         for span in self._names(cell):
             self._by_name.setdefault(span, []).append(row)
 
@@ -436,6 +435,8 @@ class Lattice:
             removed += len(gone)
             for p in gone:
                 self._row_of.pop(p.id, None)
+                if self._norm_text.get(p.norm) == row:
+                    del self._norm_text[p.norm]
             keep = [p for p in cell.provenance if not p.id.startswith(prefix)]
             if keep:
                 cell.provenance = keep
@@ -449,8 +450,8 @@ class Lattice:
         self.stats.remove(self.encoder.features(cell.text))
         for p in cell.provenance:
             self._row_of.pop(p.id, None)
-        for n in [n for n, r in self._norm_text.items() if r == row]:
-            del self._norm_text[n]
+            if self._norm_text.get(p.norm) == row:
+                del self._norm_text[p.norm]
         if cell.key is not None and self._by_key.get(cell.key) == row:
             prev = next((self._row_of.get(i) for i in reversed(cell.supersedes)), None)
             if prev is not None:
@@ -480,18 +481,16 @@ class Lattice:
         self.cells = [self.cells[int(r)] for r in keep]
         self.region_of_row[: len(keep)] = self.region_of_row[keep]
         self.dead[:] = False
-        old_norm = {n: r for n, r in self._norm_text.items()}
-        remap = {int(old): new for new, old in enumerate(keep)}
-        self._rebuild_maps({n: remap[r] for n, r in old_norm.items() if r in remap})
+        self._rebuild_maps()
         self.reencode()
 
-    def _rebuild_maps(self, norm_text: dict[str, int]) -> None:
-        self._row_of, self._by_key, self._by_name = {}, {}, {}
-        self._norm_text = dict(norm_text)
+    def _rebuild_maps(self) -> None:
+        """Derive every lookup map from the cells (after compaction or a load)."""
+        self._row_of, self._norm_text, self._by_key, self._by_name = {}, {}, {}, {}
         for row, cell in enumerate(self.cells):
             if cell is None:
                 continue
-            self._index_cell(row, cell, [])
+            self._index_cell(row, cell)
             if cell.key is not None and cell.superseded_by is None:
                 self._by_key[cell.key] = row
         for row, cell in enumerate(self.cells):

@@ -2,7 +2,7 @@
 
 Layout (``FORMAT`` = 1)::
 
-    meta.json     format, config, clock, regions, IDF counts, cells, text->row map
+    meta.json     format, config, clock, regions, IDF counts, cells (with provenance)
     codes.npy     uint64 (n, D/64)   packed sign codes
     acc.npy       int8   (n, D)      quantised accumulators
     scale.npy     float32 (n,)       per-row quantisation scale
@@ -62,7 +62,6 @@ def save(lat: Lattice, path: Path) -> None:
         "regions": lat.regions,
         "idf": {"n_docs": lat.stats.n_docs, "df": dict(lat.stats.df)},
         "cells": [None if c is None else c.to_dict() for c in lat.cells],
-        "norm_text": lat._norm_text,
     }
     with (tmp / "meta.json").open("w", encoding="utf-8") as fh:
         json.dump(meta, fh, ensure_ascii=False)
@@ -99,5 +98,5 @@ def load(path: Path) -> Lattice:
     lat.stats.n_docs = int(meta["idf"]["n_docs"])
     lat.stats.df = Counter({k: int(v) for k, v in meta["idf"]["df"].items()})
     lat.cells = [None if d is None else Cell.from_dict(d) for d in meta["cells"]]
-    lat._rebuild_maps({k: int(v) for k, v in meta["norm_text"].items()})
+    lat._rebuild_maps()
     return lat

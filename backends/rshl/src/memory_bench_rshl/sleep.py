@@ -100,7 +100,6 @@ def _absorb(lat: Lattice, keep: int, gone: int) -> None:
         decayed(survivor.strength, survivor.t_ref, now, hl),
         decayed(absorbed.strength, absorbed.t_ref, now, hl),
     )
-    norms = [n for n, r in lat._norm_text.items() if r == gone]
     provenance = list(absorbed.provenance)
     survivor.retrievals += absorbed.retrievals
     survivor.supersedes.extend(i for i in absorbed.supersedes if i not in survivor.supersedes)
@@ -111,5 +110,4 @@ def _absorb(lat: Lattice, keep: int, gone: int) -> None:
     survivor.strength, survivor.t_ref = s, now
     for p in provenance:
         lat._row_of[p.id] = keep
-    for n in norms:
-        lat._norm_text[n] = keep
+        lat._norm_text[p.norm] = keep
