@@ -62,3 +62,11 @@ def test_removing_the_successor_restores_the_old_value(rec) -> None:
     assert lat.remove("t-e2-") == 1
     assert lat.get("t-e1-0000").superseded_by is None
     assert lat.query("Who does Mara Olsen work for?", 1)[0].id == "t-e1-0000"
+
+
+def test_superseded_cells_can_be_hidden(rec) -> None:
+    lat = Lattice(LatticeConfig(dim=2048, show_superseded=False))
+    _two_values(rec, lat, tags=True)
+    ids = [h.id for h in lat.query("Who does Mara Olsen work for?", 5)]
+    assert ids[0] == "t-e2-0000" and "t-e1-0000" not in ids
+    assert lat.get("t-e1-0000") is not None  # hidden from results, still kept

@@ -26,6 +26,7 @@ def config_from_options(options: dict[str, Any]) -> LatticeConfig:
         merge_jaccard=float(options["merge_jaccard"]),
         supersede=str(options["supersede"]),
         superseded_factor=float(options["superseded_factor"]),
+        show_superseded=bool(options["show_superseded"]),
         initial_strength=float(options["initial_strength"]),
         eta=float(options["eta"]),
         half_life_s=float(options["half_life_days"]) * _DAY,

@@ -28,6 +28,7 @@ class LatticeConfig:
     supersede: str = "auto"  # auto: tags when present, else text; tags; text; off
     supersede_text_cosine: float = 0.25  # text-only supersession: minimum similarity
     superseded_factor: float = 0.5  # a superseded cell's similarity is scaled by this
+    show_superseded: bool = True  # False: a superseded cell never appears in results
     # strength
     initial_strength: float = 0.3
     eta: float = 0.2  # Hebbian rate: s <- s + eta * relevance * (1 - s)

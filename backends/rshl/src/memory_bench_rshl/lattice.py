@@ -299,7 +299,12 @@ class Lattice:
         factor = np.array([c.superseded_factor if x.superseded_by else 1.0 for x in cells])
         score = cos * factor + c.strength_weight * s
         score = self._lineage_scores(rows, cells, cos, score)
-        order = np.lexsort((rows, -score))[:k]
+        order = np.lexsort((rows, -score))
+        if not c.show_superseded:
+            order = np.array([j for j in order if cells[j].superseded_by is None], dtype=int)
+            if len(order) == 0:
+                return []
+        order = order[:k]
         top_cos = max(float(cos[order[0]]), 1e-9)
         do_reinforce = c.reinforce if reinforce is None else reinforce
         hits = []

@@ -29,6 +29,8 @@ OPTIONS = [
            choices=("auto", "tags", "text", "off")),
     Option("superseded_factor", float, 0.5, "similarity multiplier of a superseded cell",
            minimum=0.0, maximum=1.0),
+    Option("show_superseded", bool, True,
+           "list superseded cells (below their successors); false hides them from results"),
     Option("initial_strength", float, 0.3, "strength of a new cell", minimum=0.0, maximum=1.0),
     Option("eta", float, 0.2, "Hebbian rate: s <- s + eta (1 - s) per retrieval",
            minimum=0.0, maximum=1.0),
