@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import shutil
 import tempfile
@@ -57,7 +58,7 @@ def _scenario_texts(seeds: int) -> tuple[list[str], list[list[Record]]]:
     return texts, batches
 
 
-def bench_encode(seeds: int) -> dict[str, Any]:
+def bench_encode(seeds: int, torch_threads: int) -> dict[str, Any]:
     texts, batches = _scenario_texts(seeds)
     lat = Lattice(LatticeConfig())
     lat.write(batches[0])  # IDF learned from one seed's lattice, as in use
@@ -70,20 +71,26 @@ def bench_encode(seeds: int) -> dict[str, Any]:
             lat.encoder.encode(text, lat.stats)
         out[label] = len(texts) / (time.perf_counter() - t)
     try:
+        import torch
+
         from memory_bench.embedding import Embedder
 
+        torch.set_num_threads(torch_threads)  # the lattice encoder is single-threaded too
         emb = Embedder(cache_dir=None)
         emb.encode(texts[:64])  # warm-up
         t = time.perf_counter()
         emb.encode(texts)
-        out["MiniLM-L6-v2 (sentence-transformers, CPU)"] = len(texts) / (time.perf_counter() - t)
+        label = f"MiniLM-L6-v2 (sentence-transformers, CPU, {torch_threads} thread)"
+        out[label] = len(texts) / (time.perf_counter() - t)
     except Exception as exc:  # not installed: say so, do not fail
-        out["MiniLM-L6-v2 (sentence-transformers, CPU)"] = f"not measured: {exc}"
+        out["MiniLM-L6-v2"] = f"not measured: {exc}"
     return out
 
 
-def _random_index(n: int, dim: int, rng: np.random.Generator, with_acc: bool) -> CodeIndex:
-    idx = CodeIndex(dim, capacity=n)
+def _random_index(
+    n: int, dim: int, rng: np.random.Generator, with_acc: bool, sketch_bits: int, prefilter: int
+) -> CodeIndex:
+    idx = CodeIndex(dim, capacity=n, sketch_bits=sketch_bits, prefilter=prefilter)
     words = dim // 64
     step = 1 << 16
     for s in range(0, n, step):
@@ -115,7 +122,8 @@ def _pct(xs: list[float]) -> dict[str, float]:
 
 
 def bench_latency(
-    sizes: list[int], queries: int, k: int, seed: int, flip: float
+    sizes: list[int], queries: int, k: int, seed: int, flip: float, sketch_bits: int,
+    prefilter: int,
 ) -> list[dict[str, Any]]:
     import faiss
 
@@ -124,7 +132,8 @@ def bench_latency(
     rows_out = []
     for n in sizes:
         rng = np.random.default_rng(seed + n)
-        idx = _random_index(n, dim, rng, with_acc=True)
+        idx = _random_index(n, dim, rng, with_acc=True, sketch_bits=sketch_bits,
+                            prefilter=prefilter)
         fx = faiss.IndexBinaryFlat(dim)
         fx.add(idx.codes[:n].view(np.uint8))
         nq = max(50, min(queries, int(queries * 1e5 / n))) if n > 100_000 else queries
@@ -166,6 +175,7 @@ def bench_latency(
             "numpy_full_over_faiss_p50": nf["p50_ms"] / f["p50_ms"],
             "scan_top1_equals_faiss_top1": float(np.mean(recall)),
             "faiss_top1_is_planted": found / nq,
+            "loadavg_1min": os.getloadavg()[0],
             "index_bytes": int(idx.codes[:n].nbytes + idx.sketch[:n].nbytes + idx.acc[:n].nbytes
                                + idx.scale[:n].nbytes + idx.norm[:n].nbytes),
         })
@@ -182,7 +192,8 @@ def _latency_line(r: dict[str, Any]) -> str:
         f"({r['scan_over_faiss_p50']:.2f}x, {r['scan_over_faiss_p95']:.2f}x)   "
         f"numpy-full {r['numpy_full']['p50_ms']:8.3f} ms ({r['numpy_full_over_faiss_p50']:.2f}x)"
         f"   query {r['query']['p50_ms']:8.3f} / {r['query']['p95_ms']:8.3f} ms   "
-        f"top-1 = faiss top-1: {r['scan_top1_equals_faiss_top1']:.3f}"
+        f"top-1 = faiss top-1: {r['scan_top1_equals_faiss_top1']:.3f}   "
+        f"load {r['loadavg_1min']:.1f}"
     )
 
 
@@ -223,6 +234,9 @@ def main() -> None:
     ap.add_argument("--k", type=int, default=10)
     ap.add_argument("--flip", type=float, default=0.35, help="share of bits flipped in a query")
     ap.add_argument("--encode-seeds", type=int, default=3)
+    ap.add_argument("--torch-threads", type=int, default=1)
+    ap.add_argument("--sketch-bits", type=int, default=512)
+    ap.add_argument("--prefilter", type=int, default=2048)
     ap.add_argument("--skip", default="", help="comma list of encode,latency,bytes to skip")
     ap.add_argument("--out", type=Path)
     args = ap.parse_args()
@@ -231,9 +245,13 @@ def main() -> None:
         "platform": platform.platform(),
         "python": platform.python_version(),
         "numpy": np.__version__,
+        "cpus": os.cpu_count(),
+        "loadavg_at_start": os.getloadavg(),
     }
+    print(f"{os.cpu_count()} CPUs, load average at start {os.getloadavg()[0]:.1f} "
+          "(other jobs share this machine: p95 mostly measures them)")
     if "encode" not in skip:
-        enc = bench_encode(args.encode_seeds)
+        enc = bench_encode(args.encode_seeds, args.torch_threads)
         report["encode_texts_per_s"] = enc
         print(f"\nencode throughput on {enc['texts']} scenario texts:")
         for key, v in enc.items():
@@ -251,9 +269,10 @@ def main() -> None:
         report["faiss"] = faiss.__version__
         print(f"\nquery latency p50 / p95, D=4096, k={args.k}, one thread, "
               f"faiss {faiss.__version__}, queries = a stored code with {args.flip:.0%} of bits "
-              "flipped:")
+              f"flipped, sketch {args.sketch_bits} bits, prefilter {args.prefilter}:")
         sizes = [int(s) for s in args.sizes.split(",")]
-        report["latency"] = bench_latency(sizes, args.queries, args.k, seed=0, flip=args.flip)
+        report["latency"] = bench_latency(sizes, args.queries, args.k, seed=0, flip=args.flip,
+                                          sketch_bits=args.sketch_bits, prefilter=args.prefilter)
     if args.out:
         args.out.write_text(json.dumps(report, indent=2))
 

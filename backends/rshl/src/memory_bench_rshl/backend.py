@@ -33,6 +33,8 @@ def config_from_options(options: dict[str, Any]) -> LatticeConfig:
         strength_weight=float(options["strength_weight"]),
         prune_floor=float(options["prune_floor"]),
         candidates=int(options["candidates"]),
+        sketch_bits=int(options["sketch_bits"]),
+        prefilter=int(options["prefilter"]),
         reinforce=bool(options["reinforce"]),
     )
 

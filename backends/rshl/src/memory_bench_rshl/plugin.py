@@ -42,6 +42,10 @@ OPTIONS = [
            minimum=0.0, maximum=1.0),
     Option("candidates", int, 64, "candidates kept by the packed-code scan for rescoring",
            minimum=1),
+    Option("sketch_bits", int, 512, "bits of the code scanned first (more: better recall "
+           "of weak matches in very large lattices, slower)", minimum=64),
+    Option("prefilter", int, 2048, "rows kept by the sketch scan for full-code Hamming",
+           minimum=1),
     Option("reinforce", bool, True, "strengthen cells when they are retrieved"),
 ]
 
