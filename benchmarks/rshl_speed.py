@@ -264,7 +264,11 @@ def main() -> None:
         for key, v in b.items():
             print(f"  {key:40s} {v:12,.0f}")
     if "latency" not in skip:
-        import faiss
+        try:
+            import faiss
+        except ImportError:
+            raise SystemExit("the latency comparison needs faiss: pip install faiss-cpu "
+                             "(or -e 'backends/rshl[bench]'), or pass --skip latency") from None
 
         report["faiss"] = faiss.__version__
         print(f"\nquery latency p50 / p95, D=4096, k={args.k}, one thread, "
