@@ -40,9 +40,9 @@ class LatticeConfig:
     replay_eta: float = 0.05
     # index
     candidates: int = 64
-    sketch_bits: int = 512
-    full_scan_below: int = 4096  # below this many rows, scan the full codes directly
-    prefilter: int = 2048  # rows kept by the sketch scan for full-code Hamming
+    sketch_bits: int = 1024  # bits of the code scanned first (column-major sketch)
+    full_scan_below: int = 16_384  # below this many rows, scan the full codes directly
+    prefilter: int = 4096  # rows kept by the sketch scan for full-code Hamming
     reinforce: bool = True
 
     def __post_init__(self) -> None:

@@ -1,7 +1,7 @@
 """The lattice index: packed sign codes for a fast scan, int8 accumulators for exact rescoring.
 
 Storage per cell at D = 4096: the sign code (D/8 = 512 bytes, uint64 words),
-a column-major copy of its first ``sketch_bits`` bits (64 bytes) for the first
+a column-major copy of its first ``sketch_bits`` bits (128 bytes) for the first
 stage of the scan, and the accumulator quantised to int8 with one float32
 scale (D bytes + 4). A float32 accumulator would be 16 KiB a cell (16 GB at a
 million cells); int8 with a per-row scale moves the cosine by under 1e-3
@@ -105,9 +105,9 @@ class CodeIndex:
         self,
         dim: int,
         *,
-        sketch_bits: int = 512,
-        full_scan_below: int = 4096,
-        prefilter: int = 2048,
+        sketch_bits: int = 1024,
+        full_scan_below: int = 16_384,
+        prefilter: int = 4096,
         capacity: int = 1024,
     ) -> None:
         self.dim = dim

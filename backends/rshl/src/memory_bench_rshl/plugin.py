@@ -42,9 +42,9 @@ OPTIONS = [
            minimum=0.0, maximum=1.0),
     Option("candidates", int, 64, "candidates kept by the packed-code scan for rescoring",
            minimum=1),
-    Option("sketch_bits", int, 512, "bits of the code scanned first (more: better recall "
+    Option("sketch_bits", int, 1024, "bits of the code scanned first (more: better recall "
            "of weak matches in very large lattices, slower)", minimum=64),
-    Option("prefilter", int, 2048, "rows kept by the sketch scan for full-code Hamming",
+    Option("prefilter", int, 4096, "rows kept by the sketch scan for full-code Hamming",
            minimum=1),
     Option("reinforce", bool, True, "strengthen cells when they are retrieved"),
 ]
