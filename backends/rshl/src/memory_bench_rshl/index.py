@@ -218,7 +218,7 @@ class CodeIndex:
         qn = float(np.linalg.norm(q_acc))
         if qn == 0.0 or len(rows) == 0:
             return np.zeros(len(rows), dtype=np.float32)
-        dots = self.acc[rows].astype(np.float32) @ q_acc
+        dots = np.einsum("rd,d->r", self.acc[rows].astype(np.float32), q_acc)  # no BLAS threads
         denom = self.norm[rows] * qn
         with np.errstate(divide="ignore", invalid="ignore"):
             cos = np.where(denom > 0, dots * self.scale[rows] / denom, 0.0)
