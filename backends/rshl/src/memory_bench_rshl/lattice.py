@@ -24,7 +24,7 @@ import numpy as np
 
 from memory_bench_rshl.cell import Cell, Provenance, to_epoch
 from memory_bench_rshl.config import LatticeConfig
-from memory_bench_rshl.encoder import Encoder, IdfStats, pack_signs
+from memory_bench_rshl.encoder import Encoder, IdfStats, name_spans, pack_signs
 from memory_bench_rshl.gate import (
     DUPLICATE,
     DUPLICATE_ID,
@@ -190,7 +190,7 @@ class Lattice:
 
     @staticmethod
     def _names(cell: Cell) -> set[str]:
-        return set(entity_spans(cell.text))
+        return {span for span, _ in name_spans(cell.text)}
 
     def _near_duplicate(self, text: str, acc: np.ndarray) -> int | None:
         c = self.config
@@ -219,13 +219,16 @@ class Lattice:
             return old
         if c.supersede == "tags":
             return None
-        # Text-only fallback: the most similar current cell that shares a name span.
-        # Which span is the subject cannot be told from text alone ("{v} is the
-        # birthplace of {s}"), so any shared name qualifies and similarity decides.
+        # Text-only fallback: the most similar current cell that shares a name with
+        # the new text. Which name is the subject cannot be told from text alone
+        # ("{v} is the birthplace of {s}"), so any shared name qualifies and
+        # similarity decides. Cells are indexed by every capitalised span; the new
+        # text looks up only its entity spans, so a capitalised first word
+        # ("Records show that ...") is never a key.
         peers = sorted(
             {
                 r
-                for span in self._names(cell)
+                for span in entity_spans(cell.text)
                 for r in self._by_name.get(span, [])
                 if r != row and not self.dead[r] and self._cell(r).superseded_by is None
             }
