@@ -51,14 +51,18 @@ OPTIONS = [
 
 NOTES = [
     "Lexical, model-free encoder: hypervectors from seeded random indexing of words, bound word "
-    "pairs and character trigrams, weighted by IDF learned online. No language model.",
+    "pairs, capitalised name spans and character trigrams, weighted by IDF learned online. No "
+    "language model; the name-span feature relies on capital letters.",
     "Supersession (supersede=auto) uses the generator's subject:/relation: tags when an item "
-    "has them; without tags it falls back to the text (same leading proper name, similar text). "
-    "Baselines ignore tags.",
-    "A superseded cell's similarity is multiplied by superseded_factor (0.5), so a newer value "
-    "outranks the old one; the old cell is kept with a link to its successor.",
+    "has them; without tags it falls back to the text (the most similar current cell sharing a "
+    "proper name). Baselines ignore tags. With supersede=text, updateWinRate was 0.987 "
+    "(min 0.967) on the default scenario, 5 seeds.",
+    "Lineage-aware ranking: a superseded cell's similarity is multiplied by superseded_factor "
+    "(0.5), and a query that matches it also returns its newest successor, scored just above "
+    "the old cell's unpenalised similarity. The old cell stays in the results (staleRate high) "
+    "unless show_superseded=false.",
     "Strength decays over logical time (item timestamps, 'now' = latest timestamp written) and "
-    "adds strength_weight x strength to the score: it breaks near-ties only.",
+    "adds strength_weight x strength (0.02) to the score: it breaks near-ties only.",
 ]
 
 
