@@ -42,7 +42,7 @@ class LatticeConfig:
     candidates: int = 64
     sketch_bits: int = 1024  # bits of the code scanned first (column-major sketch)
     full_scan_below: int = 16_384  # below this many rows, scan the full codes directly
-    prefilter: int = 4096  # rows kept by the sketch scan for full-code Hamming
+    prefilter: int = 4096  # at most this many rows (and n/64) kept by the sketch scan
     reinforce: bool = True
 
     def __post_init__(self) -> None:

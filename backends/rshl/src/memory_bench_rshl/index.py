@@ -202,7 +202,9 @@ class CodeIndex:
             d1 = hamming_columns(self.sketch, q_code[: self.sketch_words], n)
             if dead is not None:
                 d1[np.flatnonzero(dead[:n])] = np.iinfo(np.uint16).max
-            rows = _smallest(d1, max(m * 4, self.prefilter))
+            # Keep 1/64 of the rows, at most ``prefilter``: enough margin for the
+            # sketch's noise, and no full-code work wasted on mid-sized lattices.
+            rows = _smallest(d1, max(m * 4, min(self.prefilter, n // 64)))
             d = hamming(self.codes[rows], q_code)
         if dead is not None:
             d = d.copy()
