@@ -41,7 +41,7 @@ def _recency_options() -> list[Option]:
         Option("recency_weight", float, 0.1,
                "weight of the recency term: score = cosine + weight * 0.5**(age/half_life)",
                minimum=0.0, maximum=10.0),
-        Option("half_life_hours", float, 6.0,
+        Option("half_life_hours", float, 1.0,
                "hours of logical time after which the recency term halves",
                minimum=1e-6, maximum=1e6),
     ]
