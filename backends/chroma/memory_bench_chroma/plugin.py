@@ -74,6 +74,8 @@ def memory_bench_register_backends(registry: Any) -> None:
             "instead of chroma's defaults (100/100/16)",
             "query latency includes encoding the question with the frozen model "
             "(query vectors are not cached unless cache_queries=true)",
+            "ingest_items_per_s includes encoding only for texts not already in the embedding "
+            "cache (the first embedding backend on a seed pays it; compare ingest on a warm cache)",
             "remove/count by id prefix scan the collection's ids client-side "
             "(chroma has no id-prefix filter)",
         ],

@@ -57,6 +57,8 @@ def test_listing_plugins_imports_neither_chromadb_nor_torch() -> None:
 
 
 @pytest.mark.slow
+# Reading .configuration of a collection without an embedding function warns; harmless.
+@pytest.mark.filterwarnings("ignore:legacy embedding function config:DeprecationWarning")
 def test_query_remove_count_and_provenance(tmp_path: Path) -> None:
     b = _make(tmp_path)
     try:
