@@ -201,3 +201,15 @@ def test_options_switch_the_cache_off(tmp_path: Path) -> None:
     finally:
         for e in (on, off, none):
             e.close()
+
+
+@pytest.mark.slow
+def test_a_model_directory_can_be_named_instead_of_the_packaged_name() -> None:
+    directory = str(resolve_model(DEFAULT_MODEL))
+    by_path, by_name = get_embedder(directory), get_embedder(DEFAULT_MODEL)
+    try:
+        assert by_path.name == directory and by_path.weights_sha256 == by_name.weights_sha256
+        assert by_path.encode(TEXTS[:3]).tobytes() == by_name.encode(TEXTS[:3]).tobytes()
+    finally:
+        by_path.close()
+        by_name.close()

@@ -111,3 +111,48 @@ def test_the_embedded_store_outlives_the_backend(tmp_path: Path) -> None:
         assert again.remove("bench-p-") == 5 and again.count("") == 0
     finally:
         again.close()
+
+
+# Records and refuses every non-Unix socket connection and DNS lookup in the child.
+_GUARDED_RUN = textwrap.dedent(
+    """
+    import json, socket, sys, tempfile
+    from datetime import UTC, datetime
+    from pathlib import Path
+    attempts = []
+    _connect = socket.socket.connect
+    def guarded(self, address):
+        if self.family != socket.AF_UNIX:
+            attempts.append(repr(address))
+            raise OSError(101, "network unreachable (test guard)")
+        return _connect(self, address)
+    def no_dns(*args, **kwargs):
+        attempts.append("getaddrinfo " + repr(args))
+        raise socket.gaierror(-3, "no DNS (test guard)")
+    socket.socket.connect = guarded
+    socket.getaddrinfo = no_dns
+    from memory_bench import BackendContext, Item
+    from memory_bench.plugins import load_plugins
+    from memory_bench.selection import select_backends
+    sel = select_backends(load_plugins().registry, ["chroma"])[0]
+    work = Path(tempfile.mkdtemp())
+    b = sel.info.factory(dict(sel.options), BackendContext(work, 0, "t", None))
+    t = datetime(2026, 1, 1, tzinfo=UTC)
+    b.write([Item("bench-n-e1-0000", "Mara Olsen works for Fathom Foods.", "bench-n-e1", t)])
+    top = b.query("Who does Mara Olsen work for?", 1)[0].id
+    b.remove("bench-")
+    b.close()
+    print(json.dumps({"attempts": attempts, "top": top}))
+    """
+)
+
+
+@pytest.mark.slow
+def test_embedded_chroma_never_touches_the_network(tmp_path: Path) -> None:
+    script = tmp_path / "guarded_chroma.py"
+    script.write_text(_GUARDED_RUN)
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                         timeout=300)
+    assert out.returncode == 0, out.stderr[-3000:]
+    got = json.loads(out.stdout.strip().splitlines()[-1])
+    assert got == {"attempts": [], "top": "bench-n-e1-0000"}
