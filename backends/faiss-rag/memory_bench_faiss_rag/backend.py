@@ -20,7 +20,7 @@ import numpy as np
 
 from memory_bench import Hit, Item, NotSupportedError, WriteResult
 from memory_bench.embedding import Embedder
-from memory_bench_faiss_rag.docstore import Docstore
+from memory_bench_faiss_rag.docstore import Doc, Docstore
 from memory_bench_faiss_rag.index import VectorIndex
 from memory_bench_faiss_rag.recency import RecencyScorer
 
@@ -73,8 +73,8 @@ class FaissRag:
         n = max(_FIRST_FETCH, 4 * k)
         while True:
             sims, labels = self.index.search(qvec, n)
-            docs = [self.docs.get(int(lab)) for lab in labels]
-            bonus = self.recency.bonus([d.item.timestamp for d in docs if d], now)
+            stamps = [self._doc(int(lab)).item.timestamp for lab in labels]
+            bonus = self.recency.bonus(stamps, now)
             combined = sims + bonus
             order = np.argsort(-combined, kind="stable")[:k]
             exhausted = len(labels) < n or n >= self.index.live
@@ -84,10 +84,14 @@ class FaissRag:
         self.fetched += len(labels)
         return [self._hit(int(labels[i]), float(combined[i])) for i in order]
 
-    def _hit(self, label: int, score: float) -> Hit:
+    def _doc(self, label: int) -> Doc:
         doc = self.docs.get(label)
-        assert doc is not None, f"index returned unknown label {label}"
-        it = doc.item
+        if doc is None:  # the index and the docstore disagree: a bug, never a silent miss
+            raise RuntimeError(f"faiss returned label {label}, unknown to the docstore")
+        return doc
+
+    def _hit(self, label: int, score: float) -> Hit:
+        it = self._doc(label).item
         return Hit(id=it.id, score=score, source=it.source, timestamp=it.timestamp)
 
     def _forget(self, labels: list[int]) -> None:
