@@ -23,6 +23,7 @@ from memory_bench.embedding import Embedder
 from memory_bench_faiss_rag.docstore import Doc, Docstore
 from memory_bench_faiss_rag.index import VectorIndex
 from memory_bench_faiss_rag.recency import RecencyScorer
+from memory_bench_faiss_rag.versions import Versions
 
 __all__ = ["FaissRag"]
 
@@ -37,11 +38,14 @@ class FaissRag:
         embedder: Embedder,
         index: VectorIndex,
         recency: RecencyScorer | None = None,
+        *,
+        supersede: bool = False,
     ) -> None:
         self.embedder = embedder
         self.index = index
         self.recency = recency
         self.docs = Docstore()
+        self.versions = Versions() if supersede else None
         self.fetched = 0  # candidates pulled from the index by recency queries
 
     def write(self, items: Sequence[Item]) -> list[WriteResult]:
@@ -56,14 +60,30 @@ class FaissRag:
             self._forget(stale)
         labels = [self.docs.add(item, vec) for item, vec in zip(keep, vectors, strict=True)]
         self.index.add(labels, vectors)
-        return [WriteResult(item.id, accepted=True) for item in items]
+        superseded: dict[str, str] = {}
+        if self.versions is not None:
+            for item, label in zip(keep, labels, strict=True):
+                old = self.versions.add(label, item)
+                if old is not None:
+                    superseded[item.id] = self._doc(old).item.id
+        return [
+            WriteResult(item.id, accepted=True, supersedes=superseded.get(item.id))
+            for item in items
+        ]
+
+    @property
+    def _hidden(self) -> set[int]:
+        return self.versions.hidden if self.versions is not None else set()
+
+    def _search(self, qvec: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+        return self.index.search(qvec, n, exclude=self._hidden)
 
     def query(self, text: str, k: int) -> list[Hit]:
-        if k <= 0 or self.index.live == 0:
+        if k <= 0 or self._searchable() == 0:
             return []
         qvec = self.embedder.encode_query(text)
         if self.recency is None:
-            scores, labels = self.index.search(qvec, k)
+            scores, labels = self._search(qvec, k)
             return [self._hit(int(lab), float(s)) for s, lab in zip(scores, labels, strict=True)]
         return self._recency_query(qvec, k)
 
@@ -72,17 +92,20 @@ class FaissRag:
         now, weight = self.docs.latest, self.recency.weight
         n = max(_FIRST_FETCH, 4 * k)
         while True:
-            sims, labels = self.index.search(qvec, n)
+            sims, labels = self._search(qvec, n)
             stamps = [self._doc(int(lab)).item.timestamp for lab in labels]
             bonus = self.recency.bonus(stamps, now)
             combined = sims + bonus
             order = np.argsort(-combined, kind="stable")[:k]
-            exhausted = len(labels) < n or n >= self.index.live
+            exhausted = len(labels) < n or n >= self._searchable()
             if exhausted or sims[-1] + weight <= combined[order[-1]]:
                 break
             n *= 4
         self.fetched += len(labels)
         return [self._hit(int(labels[i]), float(combined[i])) for i in order]
+
+    def _searchable(self) -> int:
+        return self.index.live - len(self._hidden)
 
     def _doc(self, label: int) -> Doc:
         doc = self.docs.get(label)
@@ -95,6 +118,8 @@ class FaissRag:
         return Hit(id=it.id, score=score, source=it.source, timestamp=it.timestamp)
 
     def _forget(self, labels: list[int]) -> None:
+        if self.versions is not None:
+            self.versions.discard(labels)
         self.docs.discard(labels)
         live = {d.label: d.vector for d in self.docs.docs()} if self.index.kind == "hnsw" else {}
         self.index.remove(labels, live)
@@ -120,6 +145,7 @@ class FaissRag:
             "items": len(self.docs),
             "index": self.index.kind,
             "tombstones": len(self.index.tombstones),
+            "superseded_hidden": len(self._hidden),
             "rebuilds": self.index.rebuilds,
             "recency_candidates_fetched": self.fetched,
         }

@@ -12,6 +12,7 @@ draws and runs single-threaded, so the same data gives the same graph.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from collections.abc import Set as AbstractSet
 from contextlib import contextmanager
 
 import faiss
@@ -101,21 +102,28 @@ class VectorIndex:
             labels = sorted(live_vectors)
             self.add(labels, np.stack([live_vectors[lab] for lab in labels]))
 
-    def search(self, query: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
-        """Up to ``n`` (scores, labels) best first, never a removed label."""
-        n = min(n, self.live)
+    def search(
+        self, query: np.ndarray, n: int, exclude: AbstractSet[int] = frozenset()
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Up to ``n`` (scores, labels) best first, never a removed or excluded label.
+
+        ``exclude`` holds live labels to skip (superseded versions); the walk
+        filters them inside faiss, so ``n`` results still come back when there are.
+        """
+        skip = self.tombstones | exclude if exclude else self.tombstones
+        n = min(n, int(self._index.ntotal) - len(skip))
         if n <= 0:
             return np.zeros(0, dtype=np.float32), np.zeros(0, dtype=np.int64)
         q = np.ascontiguousarray(query, dtype=np.float32).reshape(1, self.dim)
         with _one_thread():
             if self.kind == "flat":
-                scores, labels = self._index.search(q, n)
+                params = faiss.SearchParameters()
             else:
                 params = faiss.SearchParametersHNSW()
                 params.efSearch = max(self.ef_search, n)
-                if self.tombstones:
-                    batch = faiss.IDSelectorBatch(np.fromiter(self.tombstones, dtype=np.int64))
-                    params.sel = faiss.IDSelectorNot(batch)
-                scores, labels = self._index.search(q, n, params=params)
+            if skip:
+                batch = faiss.IDSelectorBatch(np.fromiter(skip, dtype=np.int64))
+                params.sel = faiss.IDSelectorNot(batch)
+            scores, labels = self._index.search(q, n, params=params)
         keep = labels[0] >= 0
         return scores[0][keep], labels[0][keep]

@@ -25,6 +25,8 @@ _COMMON_NOTES = [
     "ingest_items_per_s includes encoding only for texts not already in the embedding cache "
     "(the first embedding backend on a seed pays it; compare ingest on a warm cache)",
     "in-memory: the store lives for one (backend, seed) pair and is not persistent",
+    "supersede=tags (off by default) hides an item once a newer one with the same "
+    "subject:/relation: tags is written: the generator's keys, as rshl's supersede=auto uses",
 ]
 
 
@@ -35,6 +37,9 @@ def _index_options() -> list[Option]:
         Option("hnsw_m", int, 32, "HNSW neighbours per node", minimum=4, maximum=256),
         Option("ef_construction", int, 200, "HNSW build beam width", minimum=8, maximum=4096),
         Option("ef_search", int, 128, "HNSW search beam width", minimum=8, maximum=4096),
+        Option("supersede", str, "none",
+               "tags = a newer item with the same subject:/relation: tags hides the older one "
+               "from search (kept in the docstore)", choices=("none", "tags")),
     ]
 
 
@@ -68,7 +73,7 @@ def _build(options: dict[str, Any], ctx: BackendContext, *, recency: bool) -> An
     scorer = (
         RecencyScorer(options["recency_weight"], options["half_life_hours"]) if recency else None
     )
-    return FaissRag(embedder, index, scorer)
+    return FaissRag(embedder, index, scorer, supersede=options["supersede"] == "tags")
 
 
 def _faiss_rag(options: dict[str, Any], ctx: BackendContext) -> Any:

@@ -72,3 +72,14 @@ def test_search_on_an_empty_index_returns_nothing() -> None:
     idx = VectorIndex(DIM, kind="hnsw")
     scores, labels = idx.search(_unit(1, 0)[0], 5)
     assert len(scores) == 0 and len(labels) == 0
+
+
+@pytest.mark.parametrize("kind", ["flat", "hnsw"])
+def test_excluded_labels_are_skipped_and_n_results_still_come_back(kind: str) -> None:
+    idx, x = _filled(kind)
+    skip = set(range(0, 300, 2))
+    for i in range(0, 40, 3):
+        _, labels = idx.search(x[i], 10, exclude=skip)
+        assert len(labels) == 10 and not set(labels.tolist()) & skip
+    _, labels = idx.search(x[0], 500, exclude=skip)
+    assert len(labels) <= 150

@@ -14,7 +14,7 @@ from memory_bench.selection import select_backends
 
 pytestmark = pytest.mark.slow
 
-SPECS = ["faiss-rag", "faiss-rag-recency", "faiss-rag:index=hnsw"]
+SPECS = ["faiss-rag", "faiss-rag-recency", "faiss-rag:index=hnsw", "faiss-rag:supersede=tags"]
 TIMING = ("latency_p50_ms", "latency_p95_ms", "ingest_items_per_s")
 
 
@@ -59,8 +59,12 @@ def test_smoke_scenario_end_to_end(tmp_path: Path) -> None:
             for name in ("gateRecall", "falseRefusals", "reinforcementDelta"):
                 assert m[name] is None
             assert m["latency_p50_ms"] > 0
-            # A vector store never erases: the old value stays findable.
-            assert m["staleRate"] == 1.0
+            if "supersede=tags" in b["label"]:
+                # The old version is hidden from search as soon as the new one is written.
+                assert m["staleRate"] == 0.0 and m["updateWinRate"] == 1.0
+            else:
+                # A vector store never erases: the old value stays findable.
+                assert m["staleRate"] == 1.0
 
 
 def test_a_cached_run_gives_identical_metrics(tmp_path: Path) -> None:
