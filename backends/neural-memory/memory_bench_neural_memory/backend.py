@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from memory_bench import BackendContext, Hit, Item, NotSupportedError, WriteResult
-from memory_bench.embedding import get_embedder
+from memory_bench.embedding import embedder_from_options
 from memory_bench_neural_memory.codebook import Codebook
 from memory_bench_neural_memory.rule import (
     AssociativeMemory,
@@ -52,9 +52,9 @@ class NeuralMemoryBackend:
     """Accepts every item; hits carry an id and a cosine score, nothing else."""
 
     def __init__(self, options: dict[str, Any], ctx: BackendContext) -> None:
-        self._embedder = get_embedder(
-            options["model"], cache_dir=ctx.cache_dir if options["cache"] else None
-        )
+        # Stored texts go through the shared cache; questions are encoded afresh unless
+        # cache_queries is set, so query latency includes the encode as for faiss-rag.
+        self._embedder = embedder_from_options(options, ctx)
         dim = self._embedder.dim
         self.memory = build_memory(options, dim, ctx.seed)
         self._random_values = options["values"] == "random"
@@ -79,7 +79,8 @@ class NeuralMemoryBackend:
         return [WriteResult(i.id, True) for i in items]
 
     def query(self, text: str, k: int) -> list[Hit]:
-        y = self.memory.forward(self._embed([text]))[0]
+        q = np.asarray(self._embedder.encode_query(text), dtype=np.float64)[None, :]
+        y = self.memory.forward(q)[0]
         return [Hit(item_id, score) for item_id, score in self.codebook.decode(y, k)]
 
     def remove(self, prefix: str) -> int:
@@ -96,3 +97,4 @@ class NeuralMemoryBackend:
 
     def close(self) -> None:
         self.codebook = Codebook(self.codebook.dim)
+        self._embedder.close()

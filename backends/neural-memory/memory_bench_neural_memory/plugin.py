@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from memory_bench import Option, hookimpl
+from memory_bench.embedding import embedding_options
 from memory_bench_neural_memory import __version__
 
 if TYPE_CHECKING:
@@ -14,8 +15,7 @@ DEFAULT_ETA = 0.5
 DEFAULT_ALPHA = 0.001
 
 OPTIONS = [
-    Option("model", str, "all-MiniLM-L6-v2", "frozen embedding model for keys, values, queries"),
-    Option("cache", bool, True, "share embeddings through the run's cache directory"),
+    *embedding_options(),  # model, cache, cache_queries, threads, batch_size: shared meaning
     Option(
         "memory",
         str,
