@@ -65,7 +65,9 @@ def load_result(path: Path) -> dict[str, Any]:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        what = "truncated" if exc.pos >= len(text.rstrip()) else "not valid JSON"
+        # Cut short: the parser ran off the end, or a string it opened never closed.
+        cut = exc.pos >= len(text.rstrip()) or exc.msg.startswith("Unterminated string")
+        what = "truncated" if cut and text.lstrip().startswith("{") else "not valid JSON"
         raise ResultError(f"result file {path} is {what}: {exc.msg} at line {exc.lineno}") from None
     if not isinstance(data, dict) or "schema" not in data:
         raise ResultError(f"result file {path} has no schema field: not a memory-bench result")
