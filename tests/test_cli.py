@@ -144,7 +144,7 @@ def test_report_formats_and_bad_files(cli) -> None:
     assert "recall@1" in table.stdout
 
     text = (cli.cwd / "r.json").read_text()
-    (cli.cwd / "trunc.json").write_text(text[: len(text) // 2])
+    (cli.cwd / "trunc.json").write_text(text[: text.index('"probes"') + 20])  # mid-file
     (cli.cwd / "notjson.json").write_text("hello")
     (cli.cwd / "other.json").write_text(json.dumps({"schema": "rshl-memory-bench/1.0"}))
     for name, message in [("trunc.json", "truncated"), ("notjson.json", "not valid JSON"),
