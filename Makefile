@@ -23,8 +23,13 @@ test: venv
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/python -m pytest
 
+# Every first-party backend, plus faiss-rag reading the same subject/relation tags
+# that rshl uses to supersede, so the update comparison is not a tags-vs-no-tags one.
+BENCH_BACKENDS := rshl faiss-rag faiss-rag-recency faiss-rag:supersede=tags chroma bm25 neural-memory
+
 bench: venv
-	$(VENV)/bin/memory-bench run --scenario default --seeds 5 --save
+	$(VENV)/bin/memory-bench run --scenario default --seeds 5 --save \
+	  $(foreach b,$(BENCH_BACKENDS),--backend $(b))
 
 lint: venv
 	$(VENV)/bin/ruff check .

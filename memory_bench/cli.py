@@ -61,7 +61,8 @@ def _parser() -> argparse.ArgumentParser:
         sp.add_argument("--out", type=Path, metavar="PATH",
                         help="result JSON (default: runs/<run id>.json)")
         sp.add_argument("--save", action="store_true",
-                        help="also write JSON and Markdown under reports/, never overwriting")
+                        help="also write JSON, Markdown, HTML, CSV and PNG plots under "
+                             "reports/, never overwriting")
         sp.add_argument("--cache-dir", type=Path, metavar="DIR",
                         help=f"embedding cache (default: {default_cache_dir()})")
         sp.add_argument("--no-cache", action="store_true", help="switch the embedding cache off")
@@ -84,7 +85,22 @@ def _parser() -> argparse.ArgumentParser:
 
     rep = sub.add_parser("report", help="render a saved result again")
     rep.add_argument("result", type=Path)
-    rep.add_argument("--format", choices=("md", "json", "table"), default="md")
+    rep.add_argument("--format", default="md",
+                     choices=("md", "headline", "json", "table", "html", "csv", "png"),
+                     help="md (default), headline (the results table alone, for a README), "
+                          "json, table, html (plots inlined), csv (per-seed metrics), png "
+                          "(the plots; needs --out DIR)")
+    rep.add_argument("--out", type=Path, metavar="PATH",
+                     help="write to this new file instead of stdout (png: a directory)")
+
+    cmp = sub.add_parser("compare", help="compare two result files, backend by backend")
+    cmp.add_argument("old", type=Path)
+    cmp.add_argument("new", type=Path)
+    cmp.add_argument("--metric", action="append", default=[], metavar="NAME",
+                     help="only these metrics (repeatable; default: every metric)")
+    cmp.add_argument("--json", action="store_true", help="machine-readable output")
+    cmp.add_argument("--fail-on-regression", action="store_true",
+                     help="exit 1 when any metric of any backend regressed")
     return p
 
 
@@ -178,7 +194,7 @@ class _Plan:
             f"embedding cache: {self.cache_dir or 'off'}",
         ]
         if self.save:
-            lines.append(f"report: {self.report_paths[0]} and {self.report_paths[1]}")
+            lines.append(f"report: {self.report_paths.md} (+ .json .html .csv and PNGs)")
         return "\n".join(lines)
 
 
@@ -219,9 +235,10 @@ def _on_sigterm(signum: int, frame: Any) -> None:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
+    from memory_bench.compare import analyse
     from memory_bench.manifest import build_manifest
     from memory_bench.progress import Progress
-    from memory_bench.render.markdown import render_markdown
+    from memory_bench.render.save import save_report
     from memory_bench.render.table import render_table
     from memory_bench.runner import RunConfig, run_benchmark
 
@@ -253,16 +270,17 @@ def cmd_run(args: argparse.Namespace) -> int:
         result = run_benchmark(cfg, progress, resume=plan.resume)
     finally:
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    analyse(result)  # summaries with bootstrap and paired comparisons, kept in the file
+    write_result(plan.out, result)
     print(render_table(result))
     if plan.broken and not args.backend:  # "every backend" silently lacked these
         for b in plan.broken:
             say(f"warning: not run: {b.describe()}")
     say(f"result: {plan.out}")
     if plan.save:
-        js, md = plan.report_paths
-        write_result(js, result)
-        md.write_text(render_markdown(result), encoding="utf-8")
-        say(f"report: {md} (data {js})")
+        paths = save_report(result, plan.report_paths, written=plan.out)
+        say(f"report: {paths.md} (also {paths.html.name}, {paths.csv.name}, "
+            f"{paths.json.name} and PNGs)")
     runs = [(b["label"], r) for b in result["backends"] for r in b["runs"]]
     failed = [r for _, r in runs if r.get("status") != "ok"]
     dirty = [(label, r) for label, r in runs if (r.get("cleanup") or {}).get("ok") is False]
@@ -283,20 +301,28 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    from memory_bench.render.markdown import render_markdown
-    from memory_bench.render.table import render_table
+    from memory_bench.render.report import render_to
 
     result = load_result(args.result)
-    if args.format == "json":
-        print(json.dumps(result, indent=1, ensure_ascii=False))
-    elif args.format == "table":
-        print(render_table(result))
-    else:
-        print(render_markdown(result))
-    return 0
+    return render_to(result, args.format, args.out, stem=args.result.stem)
 
 
-COMMANDS = {"backends": cmd_backends, "plan": cmd_plan, "run": cmd_run, "report": cmd_report}
+def cmd_compare(args: argparse.Namespace) -> int:
+    from memory_bench.compare import compare_runs
+    from memory_bench.metrics import BY_NAME
+    from memory_bench.render.comparison import render_comparison
+
+    unknown = [m for m in args.metric if m not in BY_NAME]
+    if unknown:
+        raise UsageError(f"unknown metric {unknown[0]!r} (known: {', '.join(BY_NAME)})")
+    old, new = load_result(args.old), load_result(args.new)
+    report = compare_runs(old, new, args.metric or None)
+    print(json.dumps(report, indent=1) if args.json else render_comparison(report))
+    return 1 if args.fail_on_regression and report["regressions"] else 0
+
+
+COMMANDS = {"backends": cmd_backends, "plan": cmd_plan, "run": cmd_run, "report": cmd_report,
+            "compare": cmd_compare}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -4,10 +4,18 @@ from __future__ import annotations
 
 import os
 import tempfile
+from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
-__all__ = ["OutputError", "check_writable", "default_cache_dir", "unique_report_paths"]
+__all__ = [
+    "OutputError",
+    "ReportPaths",
+    "check_writable",
+    "default_cache_dir",
+    "report_paths",
+    "unique_report_paths",
+]
 
 
 class OutputError(ValueError):
@@ -48,13 +56,40 @@ def check_writable(path: Path, *, allow_existing: bool = False) -> None:
     os.unlink(probe)
 
 
-def unique_report_paths(reports: Path, scenario: str, run_id: str) -> tuple[Path, Path]:
-    """``reports/<date>-<scenario>-<run id>.{json,md}``, suffixed if ever taken."""
+@dataclass(frozen=True)
+class ReportPaths:
+    """Every file ``--save`` writes for one run, side by side under ``reports/``."""
+
+    json: Path
+    md: Path
+    html: Path
+    csv: Path
+    plots: dict[str, Path]
+
+    def all(self) -> list[Path]:
+        return [self.json, self.md, self.html, self.csv, *self.plots.values()]
+
+
+PLOT_NAMES = ("bars", "quality-latency")
+
+
+def report_paths(reports: Path, stem: str) -> ReportPaths:
+    return ReportPaths(
+        json=reports / f"{stem}.json",
+        md=reports / f"{stem}.md",
+        html=reports / f"{stem}.html",
+        csv=reports / f"{stem}.csv",
+        plots={name: reports / f"{stem}-{name}.png" for name in PLOT_NAMES},
+    )
+
+
+def unique_report_paths(reports: Path, scenario: str, run_id: str) -> ReportPaths:
+    """``reports/<date>-<scenario>-<run id>.{json,md,html,csv}`` and ``-<plot>.png``,
+    suffixed ``-2``, ``-3``… if any of them is ever taken."""
     stem = f"{date.today().isoformat()}-{scenario}-{run_id}"
     n = 1
     while True:
-        name = stem if n == 1 else f"{stem}-{n}"
-        js, md = reports / f"{name}.json", reports / f"{name}.md"
-        if not js.exists() and not md.exists():
-            return js, md
+        paths = report_paths(reports, stem if n == 1 else f"{stem}-{n}")
+        if not any(p.exists() for p in paths.all()):
+            return paths
         n += 1

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from memory_bench.metrics import METRICS
-from memory_bench.stats import summarize
+from memory_bench.stats import metric_bounds, summarize
 
 __all__ = [
     "SCHEMA",
@@ -38,7 +38,10 @@ def summarize_backends(result: dict[str, Any]) -> None:
     """Fill each backend's ``summary`` from the metrics of its successful runs."""
     for b in result["backends"]:
         ok = [r for r in b["runs"] if r.get("status") == "ok"]
-        b["summary"] = {m.name: summarize([r["metrics"].get(m.name) for r in ok]) for m in METRICS}
+        b["summary"] = {
+            m.name: summarize([r["metrics"].get(m.name) for r in ok], bounds=metric_bounds(m))
+            for m in METRICS
+        }
 
 
 def write_result(path: Path, result: dict[str, Any]) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -33,15 +32,15 @@ class BackendSelection:
 def select_backends(registry: BackendRegistry, specs: Sequence[str]) -> list[BackendSelection]:
     """Resolve specs (every installed backend when empty); labels are unique.
 
-    A backend named once is labelled by its name; one named several times with
-    different options is labelled by its full spec, so both appear in the table.
+    A backend asked for without options is labelled by its name; with options, by
+    its full spec (``faiss-rag:supersede=tags``), so a variant is never mistaken
+    for the default configuration and two variants get two rows.
     """
     if not specs:
         specs = registry.names()
         if not specs:
             raise SelectionError("no backends are installed (see `memory-bench backends`)")
     requests = [parse_backend_spec(s) for s in specs]
-    counts = Counter(r.name for r in requests)
     out: list[BackendSelection] = []
     seen: set[tuple[str, tuple[tuple[str, Any], ...]]] = set()
     for req in requests:
@@ -54,6 +53,6 @@ def select_backends(registry: BackendRegistry, specs: Sequence[str]) -> list[Bac
         if key in seen:
             raise SelectionError(f"backend {req.spec!r} is asked for twice with the same options")
         seen.add(key)
-        label = req.name if counts[req.name] == 1 else req.spec
+        label = req.spec
         out.append(BackendSelection(label=label, info=info, options=options, spec=req.spec))
     return out

@@ -38,7 +38,7 @@ def test_plan_writes_nothing(cli) -> None:
     out = cli("plan", "--backend", "fake-perfect", "--backend", "fake-forgetful:capacity=5",
               "--scenario", "smoke", "--seeds", "3", "--save")
     assert out.returncode == 0, out.stderr
-    assert "fake-forgetful: fake-forgetful 0.0.1 (capacity=5)" in out.stdout
+    assert "fake-forgetful:capacity=5: fake-forgetful 0.0.1 (capacity=5)" in out.stdout
     assert "seeds: 0, 1, 2" in out.stdout and "facts 12, noise 24" in out.stdout
     assert "pairs: 6" in out.stdout
     assert _files(cli.cwd) == before

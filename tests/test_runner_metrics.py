@@ -66,7 +66,7 @@ def test_forgetful_backend_loses_facts_under_interference(tmp_path: Path) -> Non
 def test_partial_forgetting_gives_partial_retention(tmp_path: Path) -> None:
     # capacity 30 of 36 items: the first 6 facts are evicted, the last 6 kept.
     result, _ = _run(tmp_path, ["fake-forgetful:capacity=30"])
-    m = _metrics(result, "fake-forgetful")
+    m = _metrics(result, "fake-forgetful:capacity=30")
     assert m["recall1_after"] == pytest.approx(6 / 12)
     assert m["retention"] == pytest.approx(0.5)
 

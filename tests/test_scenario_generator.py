@@ -136,3 +136,19 @@ def test_overrides_are_validated() -> None:
 def test_scenario_roundtrip() -> None:
     s = load_scenario("smoke")
     assert Scenario.from_dict(s.to_dict()) == s
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_generator_at_its_capacity_limit(seed: int) -> None:
+    # MAX_SUBJECTS subjects, every fact updated: the worst case for the name pools.
+    from memory_bench.generators.templated import MAX_SUBJECTS
+
+    facts = MAX_SUBJECTS - 31
+    s = load_scenario("default", {"facts": str(facts), "updates": str(facts), "noise": "1",
+                                  "reinforce_cells": "0"})
+    d = generate(s, seed)
+    subjects = [f.subject for f in d.facts] + [i.tag("subject") for i in d.noise]
+    assert len(set(subjects)) == len(subjects) == MAX_SUBJECTS - 30
+    generate(load_scenario("default", {"noise": str(MAX_SUBJECTS - 150)}), seed)
+    with pytest.raises(ScenarioError, match="distinct subjects"):
+        load_scenario("default", {"noise": str(MAX_SUBJECTS)})

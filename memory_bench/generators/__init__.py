@@ -39,4 +39,10 @@ def check_capacity(scenario) -> None:
 
 def generate(scenario, seed: int) -> ScenarioData:
     """The data of one seed: same scenario and seed, byte-identical items."""
-    return _module(scenario.generator).generate(scenario, seed)
+    from memory_bench.generators.names import PoolExhausted
+    from memory_bench.scenario import ScenarioError
+
+    try:
+        return _module(scenario.generator).generate(scenario, seed)
+    except PoolExhausted as exc:  # capacity_error should have caught it: still say why
+        raise ScenarioError(f"scenario {scenario.name}, seed {seed}: {exc}") from None

@@ -54,9 +54,13 @@ COMPANY_STEMS = (
 COMPANY_KINDS = (
     "Systems", "Dynamics", "Labs", "Works", "Holdings", "Foundry", "Partners", "Logistics",
     "Analytics", "Robotics", "Textiles", "Foods", "Optics", "Maritime", "Ceramics", "Press",
+    "Instruments", "Mills", "Brewing", "Aviation", "Pharma", "Studios", "Shipping", "Energy",
 )
 
-RIVER_TAILS = ("en", "wy", "ock", "el", "ow", "ith", "an", "er")
+RIVER_TAILS = (
+    "en", "wy", "ock", "el", "ow", "ith", "an", "er", "idge", "ey", "und", "orn", "ay", "ess",
+    "ine", "urn",
+)
 PLACE_PREFIXES = ("", "Upper ", "Lower ", "North ", "South ", "East ", "West ")
 
 ADJECTIVES = (
@@ -74,9 +78,13 @@ NOUNS = (
 
 PET_HEADS = (
     "Bis", "Mo", "Pip", "Tru", "Wof", "Zig", "Lu", "Nib", "Pom", "Rus", "Sko", "Taf", "Bo",
-    "Dax", "Fig", "Gus", "Hob", "Jinx", "Kip", "Mun",
+    "Dax", "Fig", "Gus", "Hob", "Jinx", "Kip", "Mun", "Bram", "Cob", "Dot", "Fen", "Gob", "Huck",
+    "Lob", "Mab", "Nox", "Pud", "Rolo", "Snu",
 )
-PET_TAILS = ("cuit", "ffle", "per", "ddle", "sley", "kin", "bo", "let", "zo", "wick", "ty", "gle")
+PET_TAILS = (
+    "cuit", "ffle", "per", "ddle", "sley", "kin", "bo", "let", "zo", "wick", "ty", "gle", "mo",
+    "dge", "nny", "rkle",
+)
 
 PRODUCT_STEMS = (
     "Aria", "Beacon", "Cascade", "Delta", "Echo", "Flux", "Glyph", "Helix", "Ion", "Jolt",

@@ -1,93 +1,101 @@
-"""The Markdown report of a result file."""
+"""The Markdown report of a result file: the publishable comparison.
+
+Sections and their order are shared with the HTML report (``sections.py``):
+results, capabilities, paired verdicts, what this does not show, then the
+detail a sceptic checks (method, differences, misses, scenario, manifest).
+"""
 
 from __future__ import annotations
 
+import html
 import json
+from collections.abc import Mapping
 from typing import Any
 
-from memory_bench.capabilities import Capability
-from memory_bench.metrics import BY_NAME
-from memory_bench.render.format import NOT_SUPPORTED, cell, run_counts
-from memory_bench.render.table import TABLE_METRICS
+from memory_bench.render import sections as S
 
-__all__ = ["render_markdown"]
+__all__ = ["md_escape", "render_headline", "render_markdown"]
 
 
-def _esc(text: Any) -> str:
-    """Make text safe inside a Markdown table cell."""
-    return str(text).replace("|", "\\|").replace("\n", " ")
+def md_escape(text: Any) -> str:
+    """Safe in a Markdown table cell or paragraph: no raw HTML, no cell breaks."""
+    return html.escape(str(text), quote=False).replace("|", "\\|").replace("\n", " ")
 
 
-def _results(result: dict[str, Any]) -> list[str]:
-    head = ["backend", "runs ok"] + [BY_NAME[m].label for m in TABLE_METRICS]
-    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-    for b in result["backends"]:
-        cells = [_esc(b["label"]), run_counts(b)]
-        cells += [cell(b.get("summary", {}).get(m), BY_NAME[m]) for m in TABLE_METRICS]
-        lines.append("| " + " | ".join(cells) + " |")
-    return lines
+def _table(head: list[str], rows: list[list[str]]) -> list[str]:
+    out = ["| " + " | ".join(md_escape(h) for h in head) + " |", "|" + "---|" * len(head)]
+    out += ["| " + " | ".join(md_escape(c) for c in r) + " |" for r in rows]
+    return [*out, ""]
 
 
-def _capabilities(result: dict[str, Any]) -> list[str]:
-    caps = [c.value for c in Capability]
-    lines = ["| backend | " + " | ".join(caps) + " |", "|---|" + "---|" * len(caps)]
-    for b in result["backends"]:
-        have = set(b.get("capabilities", []))
-        marks = ["yes" if c in have else NOT_SUPPORTED for c in caps]
-        lines.append(f"| {_esc(b['label'])} | " + " | ".join(marks) + " |")
-    return lines
+def _code(text: str) -> str:
+    """A span that shows text literally; html escaping is not needed inside code."""
+    text = str(text).replace("\n", " ")
+    fence = "``" if "`" in text else "`"
+    return f"{fence}{text}{fence}"
 
 
-def render_markdown(result: dict[str, Any]) -> str:
+def render_headline(result: dict[str, Any]) -> str:
+    """The results table and its legend alone: what the README quotes."""
+    seeds = len(result.get("seeds", []))
+    lines = _table(*S.results_table(result))
+    lines.append(md_escape(f"{result['scenario'].get('name')} scenario, {seeds} seed(s), run "
+                           f"{result['run_id']}. {S.RESULTS_NOTE}"))
+    return "\n".join(lines) + "\n"
+
+
+def render_markdown(result: dict[str, Any], images: Mapping[str, str] | None = None) -> str:
+    """``images`` maps a plot name (``bars``, ``quality-latency``) to a relative path."""
     scen = result["scenario"]
-    out = [
-        f"# memory-bench comparison — {_esc(scen.get('name'))}",
-        "",
-        f"Run `{result['run_id']}`, started {result.get('started_at')}, finished "
-        f"{result.get('finished_at')} ({result.get('status')}). Seeds: "
-        f"{', '.join(str(s) for s in result.get('seeds', []))}.",
-        "",
-        "## Results",
-        "",
-        "Mean ± half-width of the 95% bootstrap CI over seeds; — means the backend lacks "
-        "the capability the metric needs.",
-        "",
-        *_results(result),
-        "",
-        "## Capabilities",
-        "",
-        *_capabilities(result),
-        "",
-    ]
-    notes = [(b["label"], n) for b in result["backends"] for n in b.get("notes", [])]
+    out = [f"# memory-bench comparison — {md_escape(scen.get('name'))}", "",
+           md_escape(S.run_line(result)), ""]
+    out += ["## Results", "", md_escape(S.RESULTS_NOTE), ""]
+    out += _table(*S.results_table(result))
+    if images and "bars" in images:
+        out += [f"![Per-metric means with 95% intervals]({images['bars']})", ""]
+    if images and "quality-latency" in images:
+        out += [f"![Quality against p50 latency]({images['quality-latency']})", ""]
+    out += ["### Other metrics", ""]
+    out += _table(*S.other_table(result))
+    out += ["## Capabilities", "", md_escape(S.CAPS_NOTE), ""]
+    out += _table(*S.capability_table(result))
+    out += ["## Paired verdicts", "", md_escape(S.VERDICT_NOTE), ""]
+    head, rows = S.verdict_table(result)
+    out += _table(head, rows) if rows else ["Only one backend: nothing to compare.", ""]
+    out += ["## What this does not show", ""]
+    out += [f"- {md_escape(c)}" for c in S.caveat_lines(result)]
+    out.append("")
+    notes = S.notes(result)
     if notes:
-        out += ["## Backend notes", ""]
-        out += [f"- **{_esc(label)}**: {_esc(n)}" for label, n in notes]
+        out += ["### Backend notes", "", "As each backend's author states them:", ""]
+        out += [f"- **{md_escape(label)}**: {md_escape(n)}" for label, n in notes]
         out.append("")
-    failures = [
-        (b["label"], r) for b in result["backends"] for r in b["runs"] if r.get("status") != "ok"
-    ]
-    if failures:
+    fails = S.failures(result)
+    if fails:
         out += ["## Failures", ""]
-        out += [f"- {_esc(lbl)} seed {r['seed']}: {r['status']}: {_esc(r.get('error'))}"
-                for lbl, r in failures]
+        out += [f"- {md_escape(lbl)} seed {seed}: {md_escape(err)}" for lbl, seed, err in fails]
         out.append("")
+    out += ["## Method", ""]
+    out += [f"- **{md_escape(k)}**: {md_escape(v)}" for k, v in S.method(result)]
+    out.append("")
+    head, rows = S.difference_table(result)
+    if rows:
+        out += ["## Paired differences", "", md_escape(S.DIFF_NOTE), ""]
+        out += _table(head, rows)
+    misses = S.misses(result)
+    if misses:
+        out += ["## Sample misses", "", md_escape(S.MISSES_NOTE), ""]
+        out += _table(*misses)
     params = {k: v for k, v in scen.items() if k != "data_hashes"}
-    out += [
-        "## Scenario",
-        "",
-        "```json",
-        json.dumps(params, indent=1),
-        "```",
-        "",
-        "Data hashes per seed: "
-        + ", ".join(f"{s}: `{h}`" for s, h in scen.get("data_hashes", {}).items()),
-        "",
-        "## Manifest",
-        "",
-        "```json",
-        json.dumps(result.get("manifest", {}), indent=1),
-        "```",
-        "",
-    ]
+    out += ["## Scenario", "", *_block(json.dumps(params, indent=1, ensure_ascii=False)),
+            "Data hashes per seed:", ""]
+    out += [f"- seed {md_escape(s)}: {_code(h)}" for s, h in scen.get("data_hashes", {}).items()]
+    out += ["", "## Manifest", "",
+            *_block(json.dumps(result.get("manifest", {}), indent=1, ensure_ascii=False))]
     return "\n".join(out)
+
+
+def _block(text: str) -> list[str]:
+    """A fenced block whose fence no line of ``text`` can close early."""
+    fence = "~~~~" if "```" in text else "```"
+    return [fence + "json", text, fence, ""]

@@ -44,8 +44,8 @@ def render_table(result: dict[str, Any]) -> str:
     seeds = result.get("seeds", [])
     lines.append("")
     lines.append(
-        f"scenario {scen.get('name')} · {len(seeds)} seed(s) · mean ± 95% CI half-width "
-        "(bootstrap) · — = not supported by the backend"
+        f"scenario {scen.get('name')} · {len(seeds)} seed(s) · mean ± half-width of the 95% "
+        "t-interval · — = not supported by the backend"
     )
     for b in result["backends"]:
         for r in b.get("runs", []):

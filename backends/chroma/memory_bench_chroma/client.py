@@ -1,0 +1,35 @@
+"""Opening chromadb: embedded ``PersistentClient`` in a directory, or a server.
+
+Telemetry is switched off in the settings and in the environment before
+chromadb is imported, and no collection ever gets chroma's default embedding
+function (it downloads an ONNX model): vectors always come from the shared
+memory-bench embedder.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+__all__ = ["open_client"]
+
+
+def _settings() -> Any:
+    os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
+    from chromadb.config import Settings
+
+    return Settings(anonymized_telemetry=False, allow_reset=False)
+
+
+def open_client(*, path: Path | None = None, host: str | None = None, port: int = 8000) -> Any:
+    """A chromadb client: HTTP to ``host:port`` when host is given, else embedded at ``path``."""
+    settings = _settings()
+    import chromadb
+
+    if host:
+        return chromadb.HttpClient(host=host, port=port, settings=settings)
+    if path is None:
+        raise ValueError("embedded chroma needs a path")
+    path.mkdir(parents=True, exist_ok=True)
+    return chromadb.PersistentClient(path=str(path), settings=settings)

@@ -1,0 +1,75 @@
+"""faiss-rag and faiss-rag-recency end to end on the smoke scenario, via the runner."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from memory_bench.plugins import load_plugins
+from memory_bench.runner import RunConfig, run_benchmark
+from memory_bench.scenario import load_scenario
+from memory_bench.selection import select_backends
+
+pytestmark = pytest.mark.slow
+
+SPECS = ["faiss-rag", "faiss-rag-recency", "faiss-rag:index=hnsw", "faiss-rag:supersede=tags"]
+TIMING = ("latency_p50_ms", "latency_p95_ms", "ingest_items_per_s")
+
+
+def _run(tmp_path: Path, name: str, specs: list[str], cache_dir: Path | None) -> dict[str, Any]:
+    cfg = RunConfig(
+        selections=select_backends(load_plugins().registry, specs),
+        scenario=load_scenario("smoke"),
+        seeds=[0, 1],
+        out=tmp_path / f"{name}.json",
+        cache_dir=cache_dir,
+    )
+    return run_benchmark(cfg)
+
+
+def _quality(result: dict[str, Any]) -> dict[str, Any]:
+    """Every metric but timings, and every probe's returned ids and scores."""
+    out = {}
+    run_id = result["run_id"]
+    for b in result["backends"]:
+        for run in b["runs"]:
+            m = {k: v for k, v in run["metrics"].items() if k not in TIMING}
+            probes = [
+                ([i.replace(run_id, "RUN") for i in p["returned"]], p["scores"])
+                for p in run["records"]["probes"]
+            ]
+            out[(b["label"], run["seed"])] = (m, probes)
+    return out
+
+
+def test_smoke_scenario_end_to_end(tmp_path: Path) -> None:
+    result = _run(tmp_path, "r", SPECS, tmp_path / "cache")
+    assert result["status"] == "complete"
+    for b in result["backends"]:
+        assert b["capabilities"] == ["provenance"]
+        for run in b["runs"]:
+            assert run["status"] == "ok", run.get("error")
+            assert run["cleanup"]["ok"] and run["cleanup"]["left"] == 0
+            m = run["metrics"]
+            assert m["recall1_before"] >= 0.75 and m["recall5_before"] == 1.0
+            assert m["provenanceAccuracy"] == 1.0
+            # Not supported: null, never a silent 0.
+            for name in ("gateRecall", "falseRefusals", "reinforcementDelta"):
+                assert m[name] is None
+            assert m["latency_p50_ms"] > 0
+            if "supersede=tags" in b["label"]:
+                # The old version is hidden from search as soon as the new one is written.
+                assert m["staleRate"] == 0.0 and m["updateWinRate"] == 1.0
+            else:
+                # A vector store never erases: the old value stays findable.
+                assert m["staleRate"] == 1.0
+
+
+def test_a_cached_run_gives_identical_metrics(tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    cold = _run(tmp_path, "cold", SPECS[:2], cache)
+    warm = _run(tmp_path, "warm", SPECS[:2], cache)  # every stored text is a cache hit now
+    off = _run(tmp_path, "off", SPECS[:2], None)
+    assert _quality(cold) == _quality(warm) == _quality(off)

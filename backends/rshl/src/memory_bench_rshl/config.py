@@ -1,0 +1,64 @@
+"""Every tunable of the lattice, with the defaults the benchmark uses."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields
+from typing import Any
+
+__all__ = ["SUPERSEDE_MODES", "LatticeConfig"]
+
+SUPERSEDE_MODES = ("auto", "tags", "text", "off")
+
+
+@dataclass(frozen=True)
+class LatticeConfig:
+    """Lattice parameters. Times are logical seconds (item timestamps), never the wall clock."""
+
+    dim: int = 4096
+    seed: int = 0
+    # encoder feature weights (before IDF)
+    adjacent_weight: float = 1.2  # bound pair of neighbouring content words
+    pair_weight: float = 0.5  # bound pair two or three content words apart
+    ngram_weight: float = 0.25  # character trigrams of a word, in total
+    name_weight: float = 2.0  # a capitalised name span, bound as one feature
+    # gate
+    min_words: int = 3
+    merge_cosine: float = 0.90  # near-duplicate: cosine at least this ...
+    merge_jaccard: float = 0.80  # ... and this overlap of content words
+    supersede: str = "auto"  # auto: tags when present, else text; tags; text; off
+    supersede_text_cosine: float = 0.25  # text-only supersession: minimum similarity
+    superseded_factor: float = 0.5  # a superseded cell's similarity is scaled by this
+    show_superseded: bool = True  # False: a superseded cell never appears in results
+    # strength
+    initial_strength: float = 0.3
+    eta: float = 0.2  # Hebbian rate: s <- s + eta * relevance * (1 - s)
+    half_life_s: float = 30 * 86_400.0  # decay half-life in logical seconds
+    strength_weight: float = 0.02  # strength only breaks near-ties of the similarity
+    # sleep
+    prune_floor: float = 0.02
+    replay_threshold: float = 0.6
+    replay_eta: float = 0.05
+    # index
+    candidates: int = 64
+    sketch_bits: int = 1024  # bits of the code scanned first (column-major sketch)
+    full_scan_below: int = 16_384  # below this many rows, scan the full codes directly
+    prefilter: int = 4096  # at most this many rows (and n/64) kept by the sketch scan
+    reinforce: bool = True
+
+    def __post_init__(self) -> None:
+        if self.dim % 64 or self.dim < 64:
+            raise ValueError(f"dim must be a positive multiple of 64, got {self.dim}")
+        if self.supersede not in SUPERSEDE_MODES:
+            raise ValueError(f"supersede must be one of {SUPERSEDE_MODES}, got {self.supersede!r}")
+        if not 0.0 <= self.eta <= 1.0:
+            raise ValueError("eta must be in [0, 1]")
+        if self.half_life_s <= 0:
+            raise ValueError("half_life_s must be positive")
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> LatticeConfig:
+        names = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in d.items() if k in names})

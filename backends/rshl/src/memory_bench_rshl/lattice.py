@@ -1,0 +1,517 @@
+"""The RSHL lattice: gated writes, scored recall with reinforcement, lineage, removal.
+
+Usable on its own (no memory-bench import)::
+
+    lat = Lattice(LatticeConfig(dim=4096, seed=0))
+    lat.write([Record("f-1", "Mara Olsen works for Acme Corp.", "notes", ts)])
+    hits = lat.query("Who does Mara Olsen work for?", k=5)
+    lat.consolidate(); lat.save(path); Lattice.load(path)
+
+Rows of :class:`~memory_bench_rshl.index.CodeIndex` and ``cells`` are parallel;
+a removed cell leaves a dead row until the next sleep compacts the index.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from memory_bench_rshl.cell import Cell, Provenance, to_epoch
+from memory_bench_rshl.config import LatticeConfig
+from memory_bench_rshl.encoder import Encoder, IdfStats, name_spans, pack_signs
+from memory_bench_rshl.gate import (
+    DUPLICATE,
+    DUPLICATE_ID,
+    entity_spans,
+    is_near_duplicate,
+    normalise,
+    refusal,
+    text_subject,
+)
+from memory_bench_rshl.index import CodeIndex
+from memory_bench_rshl.strength import decayed, reinforced
+
+__all__ = ["Lattice", "Recall", "Record", "WriteOutcome"]
+
+
+@dataclass(frozen=True)
+class Record:
+    """An item to write. ``tags`` may carry ``subject:...`` and ``relation:...``."""
+
+    id: str
+    text: str
+    source: str
+    timestamp: datetime
+    region: str = "default"
+    tags: tuple[str, ...] = ()
+
+    def tag(self, key: str) -> str | None:
+        prefix = key + ":"
+        return next((t[len(prefix) :] for t in self.tags if t.startswith(prefix)), None)
+
+
+@dataclass(frozen=True)
+class WriteOutcome:
+    """Accepted (possibly merged into, or superseding, another cell) or refused with a reason."""
+
+    id: str
+    accepted: bool
+    reason: str | None = None
+    merged_into: str | None = None
+    supersedes: str | None = None
+
+
+@dataclass(frozen=True)
+class Recall:
+    """One hit: the cell's id and provenance, its similarity, strength and final score."""
+
+    id: str
+    score: float
+    similarity: float
+    source: str
+    timestamp: datetime
+    strength: float
+    sources: tuple[str, ...]
+    text: str
+    superseded_by: str | None
+
+
+class Lattice:
+    """Cells in regions, an IDF-weighted hypervector encoder and a packed-code index."""
+
+    def __init__(self, config: LatticeConfig | None = None) -> None:
+        self.config = config or LatticeConfig()
+        c = self.config
+        self.encoder = Encoder(
+            c.dim,
+            c.seed,
+            adjacent_weight=c.adjacent_weight,
+            pair_weight=c.pair_weight,
+            ngram_weight=c.ngram_weight,
+            name_weight=c.name_weight,
+        )
+        self.stats = IdfStats()
+        self.index = CodeIndex(
+            c.dim,
+            sketch_bits=c.sketch_bits,
+            full_scan_below=c.full_scan_below,
+            prefilter=c.prefilter,
+        )
+        self.cells: list[Cell | None] = []
+        self.dead = np.zeros(self.index.codes.shape[0], dtype=bool)
+        self.region_of_row = np.zeros(self.index.codes.shape[0], dtype=np.int32)
+        self.regions: dict[str, int] = {}
+        self.now = -math.inf  # latest logical timestamp written
+        self.encoded_at_docs = 0  # stats.n_docs when every cell was last re-encoded
+        self._row_of: dict[str, int] = {}  # every stored item id -> row
+        self._norm_text: dict[str, int] = {}  # normalised text -> row
+        self._by_key: dict[tuple[str, str], int] = {}  # (subject, relation) -> newest row
+        self._by_name: dict[str, list[int]] = {}  # capitalised name span -> rows
+
+    # ------------------------------------------------------------------ write
+    def write(self, records: Sequence[Record]) -> list[WriteOutcome]:
+        """Gate, then store, merge or supersede each record; one outcome per record, in order."""
+        c = self.config
+        outcomes: list[WriteOutcome | None] = [None] * len(records)
+        batch_texts: dict[str, int] = {}
+        batch_ids: set[str] = set()
+        pending: list[tuple[int, Record, str, dict[str, float]]] = []
+        for i, rec in enumerate(records):
+            norm = normalise(rec.text)
+            reason = refusal(rec.text, c.min_words, self._norm_text)
+            if reason is None and norm in batch_texts:
+                reason = DUPLICATE
+            if reason is None and (rec.id in self._row_of or rec.id in batch_ids):
+                reason = DUPLICATE_ID
+            if reason is not None:
+                outcomes[i] = WriteOutcome(rec.id, False, reason)
+                continue
+            batch_texts[norm] = i
+            batch_ids.add(rec.id)
+            feats = self.encoder.features(rec.text)
+            self.stats.add(feats)  # the whole batch informs the IDF before encoding
+            pending.append((i, rec, norm, feats))
+        self._maybe_reencode()
+        for i, rec, norm, feats in pending:
+            outcomes[i] = self._store(rec, norm, feats)
+        return [o for o in outcomes if o is not None]
+
+    def _store(self, rec: Record, norm: str, feats: dict[str, float]) -> WriteOutcome:
+        t = to_epoch(rec.timestamp)
+        self.now = max(self.now, t)
+        acc = self.encoder.accumulate(self.encoder.weights(feats, self.stats))
+        dup = self._near_duplicate(rec.text, acc)
+        if dup is not None:
+            self.stats.remove(feats)  # a merged item adds no document
+            cell = self._cell(dup)
+            cell.provenance.append(Provenance(rec.id, rec.source, rec.timestamp, norm))
+            self._row_of[rec.id] = dup
+            self._norm_text[norm] = dup
+            return WriteOutcome(rec.id, True, merged_into=cell.id)
+        row = self._append(rec, norm, acc, t)
+        old = self._superseded_row(row, rec, acc)
+        if old is None:
+            return WriteOutcome(rec.id, True)
+        return WriteOutcome(rec.id, True, supersedes=self._link(old, row))
+
+    def _append(self, rec: Record, norm: str, acc: np.ndarray, t: float) -> int:
+        subject, relation = rec.tag("subject"), rec.tag("relation")
+        cell = Cell(
+            text=rec.text,
+            region=rec.region,
+            provenance=[Provenance(rec.id, rec.source, rec.timestamp, norm)],
+            strength=self.config.initial_strength,
+            t_ref=t,
+            key=(subject.lower(), relation.lower()) if subject and relation else None,
+            subject=text_subject(rec.text),
+        )
+        row = self.index.append(acc)
+        self.cells.append(cell)
+        if self.dead.shape[0] < self.index.codes.shape[0]:
+            self.dead = np.resize(self.dead, self.index.codes.shape[0])
+            self.region_of_row = np.resize(self.region_of_row, self.index.codes.shape[0])
+        self.dead[row] = False
+        self.region_of_row[row] = self.regions.setdefault(rec.region, len(self.regions))
+        self._index_cell(row, cell)
+        return row
+
+    def _index_cell(self, row: int, cell: Cell) -> None:
+        for p in cell.provenance:
+            self._row_of[p.id] = row
+            self._norm_text[p.norm] = row
+        for span in self._names(cell):
+            self._by_name.setdefault(span, []).append(row)
+
+    @staticmethod
+    def _names(cell: Cell) -> set[str]:
+        return {span for span, _ in name_spans(cell.text)}
+
+    def _near_duplicate(self, text: str, acc: np.ndarray) -> int | None:
+        c = self.config
+        rows = self.index.candidates(pack_signs(acc), 4, self.dead)
+        if len(rows) == 0:
+            return None
+        cos = self.index.cosine(acc, rows)
+        for j in np.argsort(-cos, kind="stable"):
+            row = int(rows[j])
+            cell = self._cell(row)
+            if is_near_duplicate(text, cell.text, float(cos[j]), c.merge_cosine, c.merge_jaccard):
+                return row
+        return None
+
+    def _superseded_row(self, row: int, rec: Record, acc: np.ndarray) -> int | None:
+        """The live cell that the new row gives a new value for, if any."""
+        c = self.config
+        cell = self._cell(row)
+        if c.supersede == "off":
+            return None
+        if cell.key is not None and c.supersede in ("auto", "tags"):
+            old = self._by_key.get(cell.key)
+            if old is None or self.dead[old]:
+                self._by_key[cell.key] = row
+                return None
+            return old
+        if c.supersede == "tags":
+            return None
+        # Text-only fallback: the most similar current cell that shares a name with
+        # the new text. Which name is the subject cannot be told from text alone
+        # ("{v} is the birthplace of {s}"), so any shared name qualifies and
+        # similarity decides. Cells are indexed by every capitalised span; the new
+        # text looks up only its entity spans, so a capitalised first word
+        # ("Records show that ...") is never a key.
+        peers = sorted(
+            {
+                r
+                for span in entity_spans(cell.text)
+                for r in self._by_name.get(span, [])
+                if r != row and not self.dead[r] and self._cell(r).superseded_by is None
+            }
+        )
+        if not peers:
+            return None
+        cos = self.index.cosine(acc, np.asarray(peers))
+        best = int(np.argmax(cos))
+        return peers[best] if cos[best] >= c.supersede_text_cosine else None
+
+    def _link(self, old: int, new: int) -> str:
+        """Record lineage; the later timestamp wins. Returns the id of the superseded cell."""
+        a, b = self._cell(old), self._cell(new)
+        if to_epoch(b.timestamp) < to_epoch(a.timestamp):
+            a, b, old, new = b, a, new, old
+        a.superseded_by = b.id
+        b.supersedes.append(a.id)
+        if b.key is not None:
+            self._by_key[b.key] = new
+        return a.id
+
+    def _maybe_reencode(self) -> None:
+        """Re-encode every cell once the corpus has doubled since the last time.
+
+        IDF is learned online, so early cells were weighted with early counts;
+        doubling keeps the amortised cost per write constant.
+        """
+        n = self.stats.n_docs
+        if n >= 64 and n >= 2 * self.encoded_at_docs:
+            self.reencode()
+
+    def reencode(self) -> int:
+        """Re-encode every live cell with the current IDF; returns how many."""
+        done = 0
+        for row, cell in enumerate(self.cells):
+            if cell is not None:
+                self.index.set(row, self.encoder.encode(cell.text, self.stats))
+                done += 1
+        self.encoded_at_docs = self.stats.n_docs
+        return done
+
+    # ------------------------------------------------------------------ read
+    def query(
+        self, text: str, k: int = 5, *, region: str | None = None, reinforce: bool | None = None
+    ) -> list[Recall]:
+        """Top-``k`` cells for ``text``, best first; retrieval reinforces the cells returned.
+
+        Score = similarity (x ``superseded_factor`` for a superseded cell)
+        + ``strength_weight`` x strength: strength breaks near-ties only.
+        """
+        c = self.config
+        if k <= 0 or self.index.n == int(np.count_nonzero(self.dead[: self.index.n])):
+            return []
+        acc = self.encoder.encode(text, self.stats)
+        if not np.any(acc):
+            return []
+        mask = self.dead[: self.index.n]
+        if region is not None:
+            rid = self.regions.get(region)
+            if rid is None:
+                return []
+            mask = mask | (self.region_of_row[: self.index.n] != rid)
+        rows = self.index.candidates(pack_signs(acc), max(c.candidates, 4 * k), mask)
+        if len(rows) == 0:
+            return []
+        rows = self._with_successors(rows)
+        cos = self.index.cosine(acc, rows)
+        cells = [self._cell(int(r)) for r in rows]
+        now = self._now()
+        s = np.array([decayed(x.strength, x.t_ref, now, c.half_life_s) for x in cells])
+        factor = np.array([c.superseded_factor if x.superseded_by else 1.0 for x in cells])
+        score = cos * factor + c.strength_weight * s
+        score = self._lineage_scores(rows, cells, cos, score)
+        order = np.lexsort((rows, -score))
+        if not c.show_superseded:
+            order = np.array([j for j in order if cells[j].superseded_by is None], dtype=int)
+            if len(order) == 0:
+                return []
+        order = order[:k]
+        top_cos = max(float(cos[order[0]]), 1e-9)
+        do_reinforce = c.reinforce if reinforce is None else reinforce
+        hits = []
+        for j in order:
+            cell = cells[j]
+            strength = float(s[j])
+            if do_reinforce:
+                strength = reinforced(strength, c.eta, float(cos[j]) / top_cos)
+                cell.strength, cell.t_ref = strength, now
+                cell.retrievals += 1
+                cell.last_retrieval = now
+            hits.append(
+                Recall(
+                    id=cell.id,
+                    score=float(score[j]),
+                    similarity=float(cos[j]),
+                    source=cell.source,
+                    timestamp=cell.timestamp,
+                    strength=strength,
+                    sources=cell.sources(),
+                    text=cell.text,
+                    superseded_by=cell.superseded_by,
+                )
+            )
+        return hits
+
+    def _successor_row(self, cell: Cell) -> int | None:
+        """Row of the newest live successor of a superseded cell, or None."""
+        row, seen = None, set()
+        while cell.superseded_by and cell.superseded_by not in seen:
+            seen.add(cell.superseded_by)
+            nxt = self._row_of.get(cell.superseded_by)
+            if nxt is None or self.dead[nxt]:
+                break
+            row, cell = nxt, self._cell(nxt)
+        return row
+
+    def _with_successors(self, rows: np.ndarray) -> np.ndarray:
+        """Candidates plus the successors of any superseded candidate (lineage-aware recall)."""
+        extra = []
+        present = set(rows.tolist())
+        for r in rows.tolist():
+            nxt = self._successor_row(self._cell(r))
+            if nxt is not None and nxt not in present:
+                present.add(nxt)
+                extra.append(nxt)
+        return np.concatenate([rows, np.asarray(extra, dtype=rows.dtype)]) if extra else rows
+
+    def _lineage_scores(
+        self, rows: np.ndarray, cells: list[Cell], cos: np.ndarray, score: np.ndarray
+    ) -> np.ndarray:
+        """A successor scores at least as its superseded predecessor would have, plus a hair.
+
+        A query that matches an old value asks about that subject and relation;
+        the current value is the answer, and the old cell stays visible below it.
+        """
+        pos = {int(r): j for j, r in enumerate(rows)}
+        out = score.copy()
+        for j, cell in enumerate(cells):
+            nxt = self._successor_row(cell) if cell.superseded_by else None
+            if nxt is not None and nxt in pos:
+                k = pos[nxt]
+                out[k] = max(out[k], cos[j] + self.config.strength_weight + 1e-6)
+        return out
+
+    def strength(self, ids: Sequence[str]) -> list[float | None]:
+        """Current (decayed) strength of the cell holding each item id; None if unknown."""
+        now = self._now()
+        out: list[float | None] = []
+        for i in ids:
+            row = self._row_of.get(i)
+            if row is None or self.dead[row]:
+                out.append(None)
+                continue
+            cell = self._cell(row)
+            out.append(decayed(cell.strength, cell.t_ref, now, self.config.half_life_s))
+        return out
+
+    def get(self, item_id: str) -> Cell | None:
+        row = self._row_of.get(item_id)
+        return None if row is None or self.dead[row] else self._cell(row)
+
+    def lineage(self, item_id: str) -> list[str]:
+        """Ids from the oldest known predecessor to the newest successor of ``item_id``."""
+        cell = self.get(item_id)
+        if cell is None:
+            return []
+        chain = [cell.id]
+        back = cell
+        while back.supersedes and (prev := self.get(back.supersedes[-1])) is not None:
+            chain.insert(0, prev.id)
+            back = prev
+        fwd = cell
+        while fwd.superseded_by and (nxt := self.get(fwd.superseded_by)) is not None:
+            chain.append(nxt.id)
+            fwd = nxt
+        return chain
+
+    def _now(self) -> float:
+        return self.now if self.now > -math.inf else 0.0
+
+    def _cell(self, row: int) -> Cell:
+        cell = self.cells[row]
+        if cell is None:
+            raise KeyError(f"row {row} is dead")
+        return cell
+
+    def live_rows(self) -> list[int]:
+        return [r for r, cell in enumerate(self.cells) if cell is not None]
+
+    def live_count(self) -> int:
+        return sum(1 for cell in self.cells if cell is not None)
+
+    # ------------------------------------------------------- removal, count
+    def count(self, prefix: str = "") -> int:
+        """How many stored items (merged ones included) have an id starting with ``prefix``."""
+        return sum(
+            1 for cell in self.cells if cell for p in cell.provenance if p.id.startswith(prefix)
+        )
+
+    def remove(self, prefix: str) -> int:
+        """Remove every stored item whose id starts with ``prefix``; returns how many.
+
+        A cell left with no item dies; a merged cell keeps its other items.
+        """
+        removed = 0
+        for row, cell in enumerate(self.cells):
+            if cell is None:
+                continue
+            gone = [p for p in cell.provenance if p.id.startswith(prefix)]
+            if not gone:
+                continue
+            removed += len(gone)
+            for p in gone:
+                self._row_of.pop(p.id, None)
+                if self._norm_text.get(p.norm) == row:
+                    del self._norm_text[p.norm]
+            keep = [p for p in cell.provenance if not p.id.startswith(prefix)]
+            if keep:
+                cell.provenance = keep
+            else:
+                self.kill(row)
+        return removed
+
+    def kill(self, row: int) -> Cell:
+        """Drop a cell from every map; its row stays dead until the index is compacted."""
+        cell = self._cell(row)
+        self.stats.remove(self.encoder.features(cell.text))
+        for p in cell.provenance:
+            self._row_of.pop(p.id, None)
+            if self._norm_text.get(p.norm) == row:
+                del self._norm_text[p.norm]
+        if cell.key is not None and self._by_key.get(cell.key) == row:
+            prev = next((self._row_of.get(i) for i in reversed(cell.supersedes)), None)
+            if prev is not None:
+                self._by_key[cell.key] = prev
+                self._cell(prev).superseded_by = None  # the older value is current again
+            else:
+                del self._by_key[cell.key]
+        for span in self._names(cell):
+            rows = self._by_name.get(span, [])
+            if row in rows:
+                rows.remove(row)
+        self.cells[row] = None
+        self.dead[row] = True
+        return cell
+
+    # ------------------------------------------------------- sleep, storage
+    def consolidate(self) -> dict[str, Any]:
+        """Sleep: replay, merge near-duplicates, prune weak cells, rebuild the index."""
+        from memory_bench_rshl.sleep import sleep
+
+        return sleep(self)
+
+    def rebuild(self) -> None:
+        """Compact away dead rows, re-encode every cell and rebuild every map."""
+        keep = np.array(self.live_rows(), dtype=np.int64)
+        self.index.compact(keep)
+        self.cells = [self.cells[int(r)] for r in keep]
+        self.region_of_row[: len(keep)] = self.region_of_row[keep]
+        self.dead[:] = False
+        self._rebuild_maps()
+        self.reencode()
+
+    def _rebuild_maps(self) -> None:
+        """Derive every lookup map from the cells (after compaction or a load)."""
+        self._row_of, self._norm_text, self._by_key, self._by_name = {}, {}, {}, {}
+        for row, cell in enumerate(self.cells):
+            if cell is None:
+                continue
+            self._index_cell(row, cell)
+            if cell.key is not None and cell.superseded_by is None:
+                self._by_key[cell.key] = row
+        for row, cell in enumerate(self.cells):
+            if cell is not None and cell.key is not None and cell.key not in self._by_key:
+                self._by_key[cell.key] = row
+
+    def save(self, path: str | Path) -> None:
+        from memory_bench_rshl.persist import save
+
+        save(self, Path(path))
+
+    @classmethod
+    def load(cls, path: str | Path) -> Lattice:
+        from memory_bench_rshl.persist import load
+
+        return load(Path(path))

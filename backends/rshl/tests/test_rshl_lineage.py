@@ -1,0 +1,72 @@
+"""Supersession: the new value outranks the old, the old is kept and linked (lineage)."""
+
+from __future__ import annotations
+
+from memory_bench_rshl import Lattice, LatticeConfig
+
+
+def _two_values(rec, lat: Lattice, tags: bool):
+    kw = {"subject": "Mara Olsen", "relation": "works_for"} if tags else {}
+    lat.write([rec("t-e1-0000", "Mara Olsen works for Acme Foods.", 0, **kw)])
+    lat.write([rec(f"t-n-{i:04d}", t, 1 + i) for i, t in enumerate([
+        "Ivo Petrov works for Globex Shipping.",
+        "Lena Berg is employed by Initech Labs.",
+        "Tomas Haddad lives in the town of Krakow.",
+    ])])
+    # A different template, as the generator's updates use.
+    return lat.write([rec("t-e2-0000", "Mara Olsen has moved jobs and is now employed by "
+                                       "Vandelay Industries.", 10, **kw)])[0]
+
+
+def test_tags_supersede_and_keep_lineage(rec) -> None:
+    lat = Lattice(LatticeConfig(dim=2048))
+    out = _two_values(rec, lat, tags=True)
+    assert out.accepted and out.supersedes == "t-e1-0000"
+    old, new = lat.get("t-e1-0000"), lat.get("t-e2-0000")
+    assert old is not None and new is not None  # the old cell is kept
+    assert old.superseded_by == "t-e2-0000" and new.supersedes == ["t-e1-0000"]
+    assert lat.lineage("t-e1-0000") == lat.lineage("t-e2-0000") == ["t-e1-0000", "t-e2-0000"]
+    ids = [h.id for h in lat.query("Who does Mara Olsen work for?", 5)]
+    assert ids.index("t-e2-0000") < ids.index("t-e1-0000")
+    hit_old = next(h for h in lat.query("Who does Mara Olsen work for?", 5)
+                   if h.id == "t-e1-0000")
+    assert hit_old.superseded_by == "t-e2-0000"
+
+
+def test_text_only_fallback_supersedes_without_tags(rec) -> None:
+    lat = Lattice(LatticeConfig(dim=2048, supersede="text"))
+    out = _two_values(rec, lat, tags=False)
+    assert out.supersedes == "t-e1-0000"
+    ids = [h.id for h in lat.query("Who does Mara Olsen work for?", 5)]
+    assert ids[0] == "t-e2-0000"
+
+
+def test_supersede_off_links_nothing(rec) -> None:
+    lat = Lattice(LatticeConfig(dim=2048, supersede="off"))
+    out = _two_values(rec, lat, tags=True)
+    assert out.supersedes is None and lat.get("t-e1-0000").superseded_by is None
+
+
+def test_out_of_order_write_keeps_the_later_value_current(rec) -> None:
+    lat = Lattice(LatticeConfig(dim=2048))
+    kw = {"subject": "Ivo", "relation": "city"}
+    lat.write([rec("t-e2-0000", "Ivo Petrov now lives in Porto.", 50, **kw)])
+    out = lat.write([rec("t-e1-0000", "Ivo Petrov lives in Lyon.", 5, **kw)])[0]
+    assert out.supersedes == "t-e1-0000"  # the older item is the one superseded
+    assert lat.get("t-e1-0000").superseded_by == "t-e2-0000"
+
+
+def test_removing_the_successor_restores_the_old_value(rec) -> None:
+    lat = Lattice(LatticeConfig(dim=2048))
+    _two_values(rec, lat, tags=True)
+    assert lat.remove("t-e2-") == 1
+    assert lat.get("t-e1-0000").superseded_by is None
+    assert lat.query("Who does Mara Olsen work for?", 1)[0].id == "t-e1-0000"
+
+
+def test_superseded_cells_can_be_hidden(rec) -> None:
+    lat = Lattice(LatticeConfig(dim=2048, show_superseded=False))
+    _two_values(rec, lat, tags=True)
+    ids = [h.id for h in lat.query("Who does Mara Olsen work for?", 5)]
+    assert ids[0] == "t-e2-0000" and "t-e1-0000" not in ids
+    assert lat.get("t-e1-0000") is not None  # hidden from results, still kept

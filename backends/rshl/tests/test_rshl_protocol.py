@@ -1,0 +1,34 @@
+"""The whole protocol on the smoke scenario, through the real ``memory-bench run``."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+
+@pytest.mark.slow
+def test_smoke_scenario_through_the_cli(tmp_path: Path) -> None:
+    exe = Path(sys.executable).parent / "memory-bench"
+    out = subprocess.run(
+        [str(exe), "run", "--backend", "rshl", "--backend", "rshl:supersede=text,dim=16384",
+         "--scenario", "smoke", "--seed", "0", "--set", "consolidate=true",
+         "--out", str(tmp_path / "r.json"), "--quiet", "--no-cache"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=600,
+    )
+    assert out.returncode == 0, out.stderr + out.stdout
+    doc = json.loads((tmp_path / "r.json").read_text())
+    assert [b["name"] for b in doc["backends"]] == ["rshl", "rshl"]
+    for backend in doc["backends"]:
+        run = backend["runs"][0]
+        assert run["status"] == "ok", run["error"]
+        m = run["metrics"]
+        assert m["recall1_before"] >= 0.9 and m["retention"] >= 0.9
+        assert m["provenanceAccuracy"] == 1.0
+        assert m["gateRecall"] == 1.0 and m["falseRefusals"] == 0.0
+        assert m["reinforcementDelta"] > 0
+        assert m["updateWinRate"] >= 0.75
+        assert run["records"]["consolidation"]

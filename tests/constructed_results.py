@@ -1,0 +1,54 @@
+"""Result dicts built by hand, so statistics, verdicts and renderers are tested on
+numbers chosen for the test rather than on whatever a run happens to produce."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from memory_bench.metrics import METRICS
+from memory_bench.result import SCHEMA, summarize_backends
+
+BASE_METRICS = {m.name: 0.5 for m in METRICS}
+BASE_METRICS.update(latency_p50_ms=1.0, latency_p95_ms=2.0, ingest_items_per_s=1000.0,
+                    reinforcementDelta=None, gateRecall=None, falseRefusals=None)
+
+
+def backend(label: str, per_seed: dict[str, list[float | None]], *,
+            capabilities: tuple[str, ...] = ("provenance",), notes: tuple[str, ...] = (),
+            failed_seeds: tuple[int, ...] = (), n_seeds: int = 5,
+            hashes: dict[int, str] | None = None) -> dict[str, Any]:
+    """A backend entry whose run on seed i has metric values ``per_seed[metric][i]``."""
+    runs = []
+    for seed in range(n_seeds):
+        run: dict[str, Any] = {"seed": seed, "data_hash": (hashes or {}).get(seed, f"h{seed}")}
+        if seed in failed_seeds:
+            run.update(status="failed", error="RuntimeError: boom")
+        else:
+            metrics = dict(BASE_METRICS)
+            metrics.update({k: v[seed] for k, v in per_seed.items()})
+            run.update(status="ok", error=None, metrics=metrics, records={"probes": []})
+        runs.append(run)
+    return {"label": label, "name": label.split(":")[0], "version": "0.0.1",
+            "capabilities": sorted(capabilities), "notes": list(notes), "options": {},
+            "runs": runs, "summary": {}}
+
+
+def result(*backends: dict[str, Any], n_seeds: int = 5, generator: str = "templated",
+           run_id: str = "run-a") -> dict[str, Any]:
+    doc = {
+        "schema": SCHEMA,
+        "run_id": run_id,
+        "status": "complete",
+        "started_at": "2026-08-17T10:00:00+00:00",
+        "finished_at": "2026-08-17T10:01:00+00:00",
+        "scenario": {"name": "default", "generator": generator, "description": "test",
+                     "consolidate": False,
+                     "data_hashes": {str(s): f"h{s}" for s in range(n_seeds)}},
+        "seeds": list(range(n_seeds)),
+        "manifest": {"platform": "Linux-test", "machine": "x86_64", "cpu_count": 2,
+                     "python": "3.11.7"},
+        "backends": [copy.deepcopy(b) for b in backends],
+    }
+    summarize_backends(doc)
+    return doc

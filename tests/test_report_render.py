@@ -1,0 +1,132 @@
+"""The Markdown, HTML and CSV reports of constructed results."""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from html.parser import HTMLParser
+
+from constructed_results import backend, result
+
+from memory_bench.compare import analyse
+from memory_bench.render.caveats import caveats
+from memory_bench.render.csvfile import COLUMNS, render_csv
+from memory_bench.render.html import render_html
+from memory_bench.render.markdown import render_markdown
+
+EVIL = "<script>alert('x')</script>"
+
+
+def _doc():
+    a = backend("rshl", {"recall1_before": [0.9, 0.92, 0.88, 0.9, 0.91],
+                         "gateRecall": [1.0] * 5, "falseRefusals": [0.0] * 5,
+                         "reinforcementDelta": [0.05] * 5},
+                capabilities=("gate", "provenance", "strength"),
+                notes=("uses subject/relation tags to detect supersession",))
+    b = backend("rag", {"recall1_before": [0.5, 0.52, 0.49, 0.5, 0.51],
+                        "provenanceAccuracy": [0.0] * 5},
+                capabilities=(), failed_seeds=(4,))
+    doc = analyse(result(a, b))
+    probe = {"phase": "probe", "question": f"Who does {EVIL} work for?",
+             "expected": "bench-x-e1-0001", "returned": ["bench-x-n-0009"]}
+    doc["backends"][1]["runs"][0]["records"] = {"probes": [probe]}
+    doc["backends"][1]["runs"][4]["error"] = f"ValueError: {EVIL}"
+    doc["backends"][0]["notes"].append(f"note with {EVIL}")
+    return doc
+
+
+def test_markdown_has_the_method_table_capabilities_verdicts_and_caveats() -> None:
+    md = render_markdown(_doc())
+    head = ("| backend | runs ok | recall@1 | retention | updateWin | stale | provenance | "
+            "gateRecall | falseRefusals | reinforceΔ | p50 ms | p95 ms |")
+    assert head in md
+    assert "| rshl | 5/5 | 0.902 ± 0.018 |" in md
+    rag_row = next(line for line in md.splitlines() if line.startswith("| rag | 4/5"))
+    cells = [c.strip() for c in rag_row.strip("|").split("|")]
+    assert cells[7:10] == ["—", "—", "—"]  # gate metrics and reinforcement: not supported
+    assert "| rshl | yes | yes | yes | — | — |" in md  # provenance strength gate consolidate
+    assert "| rshl | rag | ahead +0.397 |" in md
+    for section in ("## Paired verdicts", "## What this does not show", "## Method",
+                    "## Scenario", "## Manifest", "### Backend notes", "## Failures"):
+        assert section in md
+    assert "<script>" not in md and "&lt;script&gt;" in md
+    shared = result(backend("A", {}, notes=("same note", "own note")),
+                    backend("B", {}, notes=("same note",)))
+    notes_md = render_markdown(analyse(shared))
+    assert "- **A, B**: same note" in notes_md and "- **A**: own note" in notes_md
+
+
+def test_a_metric_undefined_on_some_seeds_shows_its_n() -> None:
+    doc = analyse(result(backend("A", {"retention": [1.0, None, 0.9, 0.95, None]})))
+    assert "| A | 5/5 | 0.500 ± 0.000 | 0.950 ± 0.124 (n=3) |" in render_markdown(doc)
+
+
+class _Tags(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: set[str] = set()
+        self.attrs: set[str] = set()
+
+    def handle_starttag(self, tag: str, attrs: list) -> None:
+        self.tags.add(tag)
+        self.attrs |= {name for name, _ in attrs}
+
+
+def test_html_holds_only_the_tags_the_renderer_writes() -> None:
+    parser = _Tags()
+    parser.feed(render_html(_doc(), plots={"bars": b"x", "quality-latency": b"y"}))
+    assert parser.tags <= {"html", "head", "meta", "title", "style", "body", "h1", "h2", "h3",
+                           "p", "table", "thead", "tbody", "tr", "th", "td", "img", "ul",
+                           "li", "b", "code", "pre"}
+    assert parser.attrs <= {"lang", "charset", "name", "content", "class", "alt", "src"}
+
+
+def test_caveats_come_from_the_run() -> None:
+    text = "\n".join(caveats(_doc()))
+    assert "Synthetic facts" in text and "`templated`" in text
+    assert "5 seeds" in text and "0.0625" in text
+    assert "`rag` reports no gateRecall, falseRefusals (no `gate` capability)" in text
+    assert "reinforceΔ (no `strength` capability)" in text
+    assert "`rag` keeps no provenance, so it scores 0" in text
+    assert "`rag` failed on 1 of 5 seeds" in text
+    assert "ranking, not erasure" in text and "staleRate" in text
+    assert "One machine: Linux-test, 2 CPUs" in text
+    natural = result(backend("A", {}), generator="natural")
+    natural["scenario"]["data_stats"] = {
+        str(s): {"question_overlap": {"probe": {"n": 120, "zero_overlap_share": 0.25,
+                                                "share": {"mean": 0.4 + s / 100}}}}
+        for s in range(5)}
+    text_natural = "\n".join(caveats(analyse(natural)))
+    assert "Synthetic facts" not in text_natural
+    assert "shares on average 42% of its content words" in text_natural
+    assert "25% of questions share none (mean over 5 seed(s))" in text_natural
+    assert "Word overlap" not in text
+    one = analyse(result(backend("A", {}, n_seeds=1), n_seeds=1))
+    assert "anecdote with decimals" in "\n".join(caveats(one))
+
+
+def test_html_escapes_everything_and_is_self_contained() -> None:
+    page = render_html(_doc(), plots={"bars": b"\x89PNG-bars", "quality-latency": b"\x89PNG-q"})
+    assert "<script" not in page.lower()
+    assert page.count("&lt;script&gt;") >= 3  # the question, the error and the note
+    assert "Who does &lt;script&gt;alert(&#x27;x&#x27;)&lt;/script&gt; work for?" in page
+    assert 'src="data:image/png;base64,iVBORy1iYXJz"' in page
+    assert not re.search(r"""(src|href)=["']?(https?:|//)""", page)
+    assert "<link" not in page and "@import" not in page
+    assert page.startswith("<!DOCTYPE html>") and page.rstrip().endswith("</html>")
+    assert '<td class="ahead">ahead +0.397</td>' in page
+
+
+def test_html_draws_real_plots() -> None:
+    page = render_html(_doc())
+    pngs = re.findall(r'src="data:image/png;base64,([A-Za-z0-9+/=]+)"', page)
+    assert len(pngs) == 2 and all(p.startswith("iVBORw0KGgo") for p in pngs)  # PNG magic
+
+
+def test_csv_has_a_row_per_backend_and_seed() -> None:
+    rows = list(csv.DictReader(io.StringIO(render_csv(_doc()))))
+    assert len(rows) == 10 and tuple(rows[0]) == COLUMNS
+    rag = [r for r in rows if r["backend"] == "rag"]
+    assert rag[0]["gateRecall"] == "" and rag[0]["recall1_before"] == "0.5"
+    assert rag[4]["status"] == "failed" and rag[4]["recall1_before"] == ""
