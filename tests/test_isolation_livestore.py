@@ -103,8 +103,8 @@ def test_killed_run_leaves_valid_file_and_stale_items_refused_then_resumed(
     assert refused.returncode == 2
     lines = refused.stderr.strip().splitlines()
     assert len(lines) == 1, refused.stderr
-    assert f"backend json-store: its store holds {len(left)} bench- item(s) of another run" in (
-        lines[0])
+    assert f"backend json-store:path={store}: its store holds {len(left)} bench- item(s) of " \
+        "another run" in lines[0]
     assert "--clean-stale" in lines[0]
     assert _files(site_cli.cwd) == before
     assert len(_items(store)) == len(left)
@@ -118,10 +118,11 @@ def test_killed_run_leaves_valid_file_and_stale_items_refused_then_resumed(
     assert [r["seed"] for r in runs] == [0, 1, 2] and all(r["status"] == "ok" for r in runs)
     for old in finished:  # not run again: byte-for-byte the same record
         assert next(r for r in runs if r["seed"] == old["seed"]) == old
-    check = doc["live_stores"]["json-store"]["before"]["value"]
+    (store_check,) = doc["live_stores"].values()
+    check = store_check["before"]["value"]
     assert check["own"] == len(left) and check["removed_own"] == len(left)
     assert check["stale"] == 0 and check["left"] == 0
-    assert doc["live_stores"]["json-store"]["after"]["value"]["ok"] is True
+    assert store_check["after"]["value"]["ok"] is True
     assert doc["resumes"][0]["isolation"] == "process"
     assert _items(store) == []
 
@@ -135,7 +136,8 @@ def test_clean_stale_removes_another_runs_items(site_cli, plugin_site: Path) -> 
                    "--seed", "0", "--out", "new.json", "--clean-stale", "--quiet")
     assert out.returncode == 0, out.stderr
     doc = json.loads((site_cli.cwd / "new.json").read_text())
-    check = doc["live_stores"]["json-store"]["before"]["value"]
+    (store_check,) = doc["live_stores"].values()
+    check = store_check["before"]["value"]
     assert check == {"found": stale, "own": 0, "stale": stale, "removed_stale": stale,
                      "left": 0}
     assert doc["execution"]["clean_stale"] is True

@@ -38,6 +38,7 @@ def _interrupt(path: Path, keep: dict[str, list[int]], fail: dict[str, list[int]
     return doc
 
 
+FORGETFUL = "fake-forgetful:capacity=30"  # a backend with options is labelled by its spec
 ARGS = ["--backend", "fake-perfect", "--backend", "fake-forgetful:capacity=30", "--scenario",
         "smoke", "--seeds", "3", "--quiet"]
 
@@ -45,7 +46,7 @@ ARGS = ["--backend", "fake-perfect", "--backend", "fake-forgetful:capacity=30", 
 def test_resume_runs_only_unfinished_pairs(cli) -> None:
     assert cli("run", *ARGS, "--out", "r.json").returncode == 0
     path = cli.cwd / "r.json"
-    before = _interrupt(path, keep={"fake-perfect": [0, 1, 2], "fake-forgetful": [0, 1]},
+    before = _interrupt(path, keep={"fake-perfect": [0, 1, 2], FORGETFUL: [0, 1]},
                         fail={"fake-perfect": [1]})
     out = cli("run", "--resume", "r.json")  # parameters taken from the file
     assert out.returncode == 0, out.stderr
@@ -67,7 +68,7 @@ def test_resume_runs_only_unfinished_pairs(cli) -> None:
 
 def test_resume_with_matching_command_line_and_nothing_to_do(cli) -> None:
     assert cli("run", *ARGS, "--out", "r.json").returncode == 0
-    _interrupt(cli.cwd / "r.json", keep={"fake-perfect": [0, 1, 2], "fake-forgetful": [0]})
+    _interrupt(cli.cwd / "r.json", keep={"fake-perfect": [0, 1, 2], FORGETFUL: [0]})
     out = cli("run", *ARGS, "--resume", "r.json")
     assert out.returncode == 0, out.stderr
     again = cli("run", "--resume", "r.json")
@@ -108,7 +109,7 @@ def test_resume_refuses_changed_defaults_versions_and_data(cli) -> None:
     cases = []
     d = json.loads(json.dumps(doc))
     d["backends"][1]["options"]["capacity"] = 29  # as if the default had changed
-    cases.append((d, "backend fake-forgetful's options differ: capacity 29 in the file, 30 now"))
+    cases.append((d, f"backend {FORGETFUL}'s options differ: capacity 29 in the file, 30 now"))
     d = json.loads(json.dumps(doc))
     d["backends"][0]["version"] = "0.0.0"
     cases.append((d, "backend fake-perfect is version 0.0.1 now, 0.0.0 in the file"))
