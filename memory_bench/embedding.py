@@ -53,6 +53,7 @@ __all__ = [
     "embedding_options",
     "get_embedder",
     "model_manifest",
+    "preload_model",
     "resolve_model",
 ]
 
@@ -386,6 +387,20 @@ def embedding_options() -> list[Option]:
                minimum=0, maximum=64),
         Option("batch_size", int, 64, "encode batch size", minimum=1, maximum=4096),
     ]
+
+
+def preload_model(options: Mapping[str, Any], *modules: str) -> None:
+    """Load the model ``options`` name (and import ``modules``) without running it.
+
+    For ``registry.add(preload=...)``: the harness calls it once before forking a
+    process per (backend, seed) pair, so no pair pays the ~5 s model load.
+    It must never encode: torch inference before a fork is unsafe.
+    """
+    import importlib
+
+    for name in modules:
+        importlib.import_module(name)
+    _load_model(options.get("model") or DEFAULT_MODEL, "cpu")
 
 
 def embedder_from_options(options: Mapping[str, Any], ctx: BackendContext) -> Embedder:
