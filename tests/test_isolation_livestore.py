@@ -172,3 +172,45 @@ def test_sigterm_cleans_up_and_keeps_finished_pairs(site_cli, plugin_site: Path)
     doc = json.loads(result.read_text())
     assert doc["status"] == "interrupted" and doc["backends"][0]["runs"]
     assert _items(store) == []
+
+
+def test_rshl_lattice_directory_as_a_live_store(cli, tmp_path: Path) -> None:
+    """The real persistent backend: another run's cells in the lattice are found and refused,
+    removed with --clean-stale, and a run leaves the lattice empty of bench- cells."""
+    pytest.importorskip("memory_bench_rshl")
+    from datetime import UTC, datetime
+
+    from memory_bench import BackendContext, Item
+    from memory_bench.plugins import load_plugins
+    from memory_bench.selection import select_backends
+
+    lattice = tmp_path / "lattice"
+    (sel,) = select_backends(load_plugins().registry, [f"rshl:path={lattice}"])
+
+    def open_lattice():
+        return sel.info.factory(dict(sel.options), BackendContext(tmp_path, 0, "x"))
+
+    b = open_lattice()
+    stale = [Item(f"bench-earlier-s0-e1-{n:04d}", f"Mara Olsen{n} works for Fathom Foods {n}.",
+                  "bench-earlier-s0-e1", datetime(2026, 1, 1, tzinfo=UTC)) for n in range(3)]
+    assert all(r.accepted for r in b.write(stale))
+    b.close()
+
+    env = {"MEMORY_BENCH_DISABLE_PLUGIN_AUTOLOAD": "0", "MEMORY_BENCH_PLUGINS": ""}
+    args = ("run", "--backend", f"rshl:path={lattice}", "--scenario", "smoke", "--seed", "0",
+            "--quiet")
+    refused = cli(*args, "--out", "a.json", env_extra=env)
+    assert refused.returncode == 2 and "holds 3 bench- item(s) of another run" in refused.stderr
+    ok = cli(*args, "--out", "b.json", "--clean-stale", env_extra=env)
+    assert ok.returncode == 0, ok.stderr
+    (check,) = json.loads((cli.cwd / "b.json").read_text())["live_stores"].values()
+    assert check["before"]["value"]["removed_stale"] == 3
+    assert check["after"]["value"] == {"prefix": check["after"]["value"]["prefix"], "left": 0,
+                                       "ok": True}
+    b = open_lattice()
+    try:
+        assert b.count("bench-") == 0
+    finally:
+        b.close()
+    again = cli(*args, "--out", "c.json", env_extra=env)  # nothing stale: runs
+    assert again.returncode == 0, again.stderr
