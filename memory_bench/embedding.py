@@ -54,6 +54,7 @@ __all__ = [
     "get_embedder",
     "model_manifest",
     "preload_model",
+    "ran_inference_here",
     "resolve_model",
 ]
 
@@ -192,6 +193,13 @@ class _Model:
 
 _MODELS: dict[tuple[str, str], _Model] = {}
 _MODELS_LOCK = threading.Lock()
+_INFERENCE_PIDS: set[int] = set()  # processes that ran the model (see ran_inference_here)
+
+
+def ran_inference_here() -> bool:
+    """Did this process run the model? Then forking it is unsafe (torch's thread
+    pools do not survive a fork), and the harness runs pairs in-process instead."""
+    return os.getpid() in _INFERENCE_PIDS
 
 
 def _load_model(model: str, device: str) -> _Model:
@@ -298,6 +306,7 @@ class Embedder:
         for i, n in enumerate(lengths):
             buckets.setdefault(n, []).append(i)
         start = time.perf_counter()
+        _INFERENCE_PIDS.add(os.getpid())
         with _torch_threads(self.threads):
             for idx in buckets.values():
                 vecs = self._m.st.encode(

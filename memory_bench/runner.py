@@ -9,7 +9,9 @@ clean up after itself, the parent does: a persistent backend's store is opened
 again with the same options and workdir and this pair's items removed and
 counted; any other backend's store was the child's memory or its workdir, which
 is deleted. ``isolation="none"`` runs pairs in this process (to measure what
-isolation costs, or to debug): no timeout, and a crash ends the run.
+isolation costs, or to debug): no timeout, and a crash ends the run. A process
+that already ran the embedding model cannot be forked safely; it runs pairs
+in-process and the result's ``execution`` says so.
 
 The runner never knows which backend it talks to: only the Backend protocol,
 the declared capabilities and the optional ``preload``.
@@ -19,9 +21,11 @@ from __future__ import annotations
 
 import secrets
 import shutil
+import sys
 import tempfile
 import time
 import traceback
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -151,16 +155,37 @@ def _reopen_and_clean(
         backend.close()
 
 
+def fork_unsafe_reason() -> str | None:
+    """Why forking this process would hang a child, or None.
+
+    A process that ran torch inference has thread pools that do not survive a
+    fork: a child using the model would wait forever. The CLI never runs the
+    model in the harness process; a library caller (a test) may have.
+    """
+    embedding = sys.modules.get("memory_bench.embedding")
+    if embedding is not None and embedding.ran_inference_here():
+        return ("this process ran the embedding model before the run, so forking it is "
+                "unsafe; pairs ran in-process (no timeout)")
+    return None
+
+
 class _Executor:
-    """Runs work for the runner in the configured isolation mode."""
+    """Runs work for the runner in the configured isolation mode.
+
+    Process isolation falls back to in-process when forking is unsafe, and the
+    result file's ``execution`` says so.
+    """
 
     def __init__(self, cfg: RunConfig, progress: Progress | None) -> None:
         self.cfg = cfg
         self.progress = progress
+        self.fallback = fork_unsafe_reason() if cfg.isolation == "process" else None
+        if self.fallback:
+            warnings.warn(f"memory-bench: {self.fallback}", RuntimeWarning, stacklevel=3)
 
     @property
     def isolated(self) -> bool:
-        return self.cfg.isolation == "process"
+        return self.cfg.isolation == "process" and not self.fallback
 
     def call(self, fn: Callable[[], Any], timeout: float | None) -> dict[str, Any]:
         """``{"status": ok|error|timeout|died, "value"|"error": ...}`` for ``fn()``."""
@@ -252,7 +277,7 @@ def _backend_entry(s: BackendSelection) -> dict[str, Any]:
     }
 
 
-def _new_result(cfg: RunConfig) -> dict[str, Any]:
+def _new_result(cfg: RunConfig, ex: _Executor) -> dict[str, Any]:
     return {
         "schema": SCHEMA,
         "run_id": cfg.run_id,
@@ -262,25 +287,29 @@ def _new_result(cfg: RunConfig) -> dict[str, Any]:
         "scenario": {**cfg.scenario.to_dict(), "data_hashes": {}},
         "seeds": list(cfg.seeds),
         "manifest": cfg.manifest,
-        "execution": _execution(cfg),
+        "execution": _execution(cfg, ex),
         "backends": [_backend_entry(s) for s in cfg.selections],
     }
 
 
-def _execution(cfg: RunConfig) -> dict[str, Any]:
-    return {
-        "isolation": cfg.isolation,
-        "timeout_s": cfg.timeout if cfg.isolation == "process" else None,
+def _execution(cfg: RunConfig, ex: _Executor) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "isolation": "process" if ex.isolated else "none",
+        "timeout_s": cfg.timeout if ex.isolated else None,
         "clean_stale": cfg.clean_stale,
     }
+    if ex.fallback:
+        out["isolation_requested"] = cfg.isolation
+        out["isolation_note"] = ex.fallback
+    return out
 
 
-def _resumed(cfg: RunConfig, result: dict[str, Any]) -> dict[str, Any]:
+def _resumed(cfg: RunConfig, ex: _Executor, result: dict[str, Any]) -> dict[str, Any]:
     """An interrupted result, reopened: finished pairs stay, the rest will run."""
     result["status"] = "running"
     result["finished_at"] = None
     result.setdefault("resumes", []).append(
-        {"at": now_iso(), "command": cfg.manifest.get("command"), **_execution(cfg)}
+        {"at": now_iso(), "command": cfg.manifest.get("command"), **_execution(cfg, ex)}
     )
     have = {b["label"] for b in result["backends"]}
     result["backends"] += [_backend_entry(s) for s in cfg.selections if s.label not in have]
@@ -317,7 +346,7 @@ def run_benchmark(
         cfg.selections, run_id=cfg.run_id, cache_dir=cfg.cache_dir,
         clean_stale=cfg.clean_stale, isolate=lambda fn: ex.call(fn, cfg.timeout),
     )
-    result = _new_result(cfg) if resume is None else _resumed(cfg, resume)
+    result = _new_result(cfg, ex) if resume is None else _resumed(cfg, ex, resume)
     if preload_errors:
         result["preload_errors"] = preload_errors
     if stores:

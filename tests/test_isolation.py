@@ -298,3 +298,18 @@ def test_test_plugins_install_with_pip(tmp_path: Path) -> None:
     names, broken = got.stdout.strip().splitlines()
     assert {"die-query", "hang-query", "json-store"} <= set(json.loads(names))
     assert "test-broken = memory_bench_test_broken.plugin" in broken
+
+
+def test_falls_back_to_in_process_when_fork_is_unsafe(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """A caller that already ran the model in this process (torch thread pools) is not
+    forked, which would hang the child; the result says the pairs ran in-process."""
+    from memory_bench import embedding
+
+    monkeypatch.setattr(embedding, "_INFERENCE_PIDS", {os.getpid()})
+    with pytest.warns(RuntimeWarning, match="forking it is unsafe"):
+        result, _ = _run(tmp_path, [("fakes", fake_backends)], ["fake-perfect"])
+    assert result["execution"]["isolation"] == "none"
+    assert result["execution"]["isolation_requested"] == "process"
+    assert "ran the embedding model" in result["execution"]["isolation_note"]
+    assert _runs(result)["fake-perfect"][0]["status"] == "ok"
