@@ -24,6 +24,16 @@ from memory_bench.scenario import load_scenario
 from memory_bench.selection import select_backends
 
 
+@pytest.fixture(autouse=True)
+def forkable(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Earlier tests in this pytest process may have run the embedding model, which makes
+    the runner refuse to fork (and a hanging backend would then hang the test). These
+    tests' backends never use torch, so forking is safe here: clear the marker."""
+    from memory_bench import embedding
+
+    monkeypatch.setattr(embedding, "_INFERENCE_PIDS", set())
+
+
 @pytest.fixture
 def hanging(plugin_site: Path, monkeypatch: pytest.MonkeyPatch):
     """The hanging-backend test package, imported from the plugin site."""
