@@ -1,31 +1,36 @@
 """The ``memory-bench`` command: parses arguments and delegates; no logic of its own.
 
-Exit status: 0 success; 1 a run finished but some pairs failed; 2 bad input
-(one line on stderr, nothing written).
+Exit status: 0 success; 1 a run finished but some pairs failed (or left items
+behind in a store); 2 bad input (one line on stderr, nothing written); 130
+interrupted (the result file holds every finished pair; ``--resume`` it).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from memory_bench import __version__
+from memory_bench.isolation import DEFAULT_TIMEOUT, ISOLATION_MODES
+from memory_bench.livestore import StaleStoreError
 from memory_bench.options import OptionError
 from memory_bench.paths import OutputError, check_writable, default_cache_dir, unique_report_paths
 from memory_bench.plugins import LoadedPlugins, load_plugins
 from memory_bench.registry import DuplicateBackendError
 from memory_bench.result import ResultError, load_result, write_result
+from memory_bench.resume import ResumeError
 from memory_bench.scenario import Scenario, ScenarioError, load_scenario
 from memory_bench.selection import BackendSelection, SelectionError, select_backends
 
 __all__ = ["main"]
 
 BAD_INPUT = (OptionError, ScenarioError, SelectionError, OutputError, ResultError,
-             DuplicateBackendError)
+             DuplicateBackendError, StaleStoreError, ResumeError)
 
 
 class UsageError(Exception):
@@ -46,7 +51,7 @@ def _parser() -> argparse.ArgumentParser:
     def run_options(sp: argparse.ArgumentParser) -> None:
         sp.add_argument("--backend", action="append", default=[], metavar="SPEC",
                         help="NAME or NAME:key=value,... (repeatable; default: every backend)")
-        sp.add_argument("--scenario", default="default", metavar="NAME|PATH",
+        sp.add_argument("--scenario", metavar="NAME|PATH",
                         help="scenario name in scenarios/ or a TOML file (default: default)")
         seeds = sp.add_mutually_exclusive_group()
         seeds.add_argument("--seeds", type=int, metavar="N", help="run N seeds (default: scenario)")
@@ -67,6 +72,16 @@ def _parser() -> argparse.ArgumentParser:
     run_options(r)
     r.add_argument("--quiet", action="store_true", help="no progress display")
     r.add_argument("--keep-work", action="store_true", help="keep each pair's store directory")
+    r.add_argument("--isolation", choices=ISOLATION_MODES, default="process",
+                   help="process: each (backend, seed) pair in a child process with a timeout "
+                   "(default); none: in this process, no timeout (to measure or debug)")
+    r.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
+                   help=f"per pair, with process isolation (default: {DEFAULT_TIMEOUT:g})")
+    r.add_argument("--clean-stale", action="store_true",
+                   help="remove bench- items of other runs from live stores instead of refusing")
+    r.add_argument("--resume", type=Path, metavar="RESULT.json",
+                   help="finish an interrupted run: pairs not ok are run, into the same file; "
+                   "scenario, seeds and backends come from the file and must match any given")
 
     rep = sub.add_parser("report", help="render a saved result again")
     rep.add_argument("result", type=Path)
@@ -109,33 +124,58 @@ class _Plan:
     def __init__(self, args: argparse.Namespace, loaded: LoadedPlugins) -> None:
         from memory_bench.runner import new_run_id
 
-        self.scenario: Scenario = load_scenario(args.scenario, _overrides(args.set))
+        self.resume: dict[str, Any] | None = None
+        if args.seeds is not None and args.seeds <= 0:
+            raise UsageError("--seeds must be positive")
         try:
-            self.selections: list[BackendSelection] = select_backends(
-                loaded.registry, args.backend
-            )
+            if getattr(args, "resume", None) is not None:
+                self._from_result(args, loaded)
+            else:
+                self.scenario: Scenario = load_scenario(args.scenario or "default",
+                                                        _overrides(args.set))
+                self.selections: list[BackendSelection] = select_backends(
+                    loaded.registry, args.backend
+                )
+                if args.seed is not None:
+                    self.seeds = [args.seed]
+                else:
+                    self.seeds = self.scenario.seed_list(args.seeds)
+                self.run_id = new_run_id()
+                self.out: Path = args.out or Path("runs") / f"{self.run_id}.json"
+                check_writable(self.out)
         except SelectionError as exc:
             if loaded.broken and "unknown backend" in str(exc):
                 names = ", ".join(b.entry_point for b in loaded.broken)
                 raise SelectionError(f"{exc}; plugins that failed to load: {names}") from None
             raise
-        if args.seed is not None:
-            self.seeds = [args.seed]
-        elif args.seeds is not None:
-            if args.seeds <= 0:
-                raise UsageError("--seeds must be positive")
-            self.seeds = self.scenario.seed_list(args.seeds)
-        else:
-            self.seeds = self.scenario.seed_list()
-        self.run_id = new_run_id()
-        self.out: Path = args.out or Path("runs") / f"{self.run_id}.json"
-        check_writable(self.out)
+        self.broken = loaded.broken
         self.cache_dir = None if args.no_cache else (args.cache_dir or default_cache_dir())
         self.save = args.save
         if self.save:
             check_writable(Path("reports") / "x.json", allow_existing=True)
             self.report_paths = unique_report_paths(Path("reports"), self.scenario.name,
                                                     self.run_id)
+
+    def _from_result(self, args: argparse.Namespace, loaded: LoadedPlugins) -> None:
+        from memory_bench.resume import plan_resume
+
+        if args.out is not None:
+            raise UsageError("--out cannot be used with --resume: the result file is rewritten")
+        plan = plan_resume(
+            args.resume,
+            loaded.registry,
+            scenario=args.scenario,
+            overrides=_overrides(args.set),
+            seeds=None if args.seed is None else [args.seed],
+            seed_count=args.seeds,
+            specs=args.backend,
+        )
+        self.resume = plan.result
+        self.pending = plan.pending
+        self.scenario, self.seeds = plan.scenario, plan.seeds
+        self.selections, self.run_id = plan.selections, plan.run_id
+        self.out = args.resume
+        check_writable(self.out, allow_existing=True)
 
     def describe(self) -> str:
         s = self.scenario
@@ -186,6 +226,14 @@ def cmd_plan(args: argparse.Namespace) -> int:
     return 0
 
 
+class _Terminated(KeyboardInterrupt):
+    """SIGTERM, handled as Ctrl-C is: children killed, items removed, file written."""
+
+
+def _on_sigterm(signum: int, frame: Any) -> None:
+    raise _Terminated
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     from memory_bench.compare import analyse
     from memory_bench.manifest import build_manifest
@@ -194,7 +242,15 @@ def cmd_run(args: argparse.Namespace) -> int:
     from memory_bench.render.table import render_table
     from memory_bench.runner import RunConfig, run_benchmark
 
+    if not args.timeout > 0:
+        raise UsageError("--timeout must be a positive number of seconds")
     plan = _Plan(args, _plugins())
+    say = (lambda m: None) if args.quiet else (lambda m: print(m, file=sys.stderr))
+    manifest = build_manifest(plan.selections)
+    if plan.broken:
+        manifest["broken_plugins"] = [b.to_dict() for b in plan.broken]
+    if plan.resume is not None:
+        say(f"resuming {plan.out}: {plan.pending} pair(s) to run")
     cfg = RunConfig(
         selections=plan.selections,
         scenario=plan.scenario,
@@ -202,22 +258,46 @@ def cmd_run(args: argparse.Namespace) -> int:
         out=plan.out,
         run_id=plan.run_id,
         cache_dir=plan.cache_dir,
-        manifest=build_manifest(plan.selections),
+        manifest=manifest,
         keep_work=args.keep_work,
+        isolation=args.isolation,
+        timeout=args.timeout,
+        clean_stale=args.clean_stale,
     )
     progress = Progress(enabled=False if args.quiet else None)
-    result = run_benchmark(cfg, progress)
+    signal.signal(signal.SIGTERM, _on_sigterm)
+    try:
+        result = run_benchmark(cfg, progress, resume=plan.resume)
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
     analyse(result)  # summaries with bootstrap and paired comparisons, kept in the file
     write_result(plan.out, result)
     print(render_table(result))
-    say = (lambda m: None) if args.quiet else (lambda m: print(m, file=sys.stderr))
+    if plan.broken and not args.backend:  # "every backend" silently lacked these
+        for b in plan.broken:
+            say(f"warning: not run: {b.describe()}")
     say(f"result: {plan.out}")
     if plan.save:
         paths = save_report(result, plan.report_paths, written=plan.out)
         say(f"report: {paths.md} (also {paths.html.name}, {paths.csv.name}, "
             f"{paths.json.name} and PNGs)")
-    failed = [r for b in result["backends"] for r in b["runs"] if r.get("status") != "ok"]
-    return 1 if failed else 0
+    runs = [(b["label"], r) for b in result["backends"] for r in b["runs"]]
+    failed = [r for _, r in runs if r.get("status") != "ok"]
+    dirty = [(label, r) for label, r in runs if (r.get("cleanup") or {}).get("ok") is False]
+    for label, r in dirty:
+        c = r["cleanup"]
+        why = c.get("error") or f"{c.get('left')} item(s) left"
+        print(f"memory-bench: {label} seed {r['seed']}: cleanup of {c.get('prefix')} failed: "
+              f"{why}", file=sys.stderr)
+    for label, store in result.get("live_stores", {}).items():
+        after = store.get("after") or {}
+        value = after.get("value") or {}
+        if after and not value.get("ok"):
+            why = after.get("error") or f"{value.get('left')} item(s) of this run left"
+            print(f"memory-bench: {label}: store check after the run failed: {why}",
+                  file=sys.stderr)
+            dirty.append((label, {}))
+    return 1 if failed or dirty else 0
 
 
 def cmd_report(args: argparse.Namespace) -> int:

@@ -53,6 +53,8 @@ __all__ = [
     "embedding_options",
     "get_embedder",
     "model_manifest",
+    "preload_model",
+    "ran_inference_here",
     "resolve_model",
 ]
 
@@ -110,16 +112,38 @@ def model_manifest(model: str = DEFAULT_MODEL) -> dict[str, Any]:
 
 
 class EmbeddingCache:
-    """sha256(model key, text) -> float32 vector, in SQLite; safe across processes."""
+    """sha256(model key, text) -> float32 vector, in SQLite; safe across processes.
+
+    The connection is opened lazily and once per process: the harness forks a
+    child per (backend, seed) pair, and SQLite forbids using a connection
+    opened before a fork in the child.
+    """
 
     def __init__(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         self.path = path
         self._lock = threading.Lock()
-        self._db = sqlite3.connect(str(path), timeout=60, check_same_thread=False)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("CREATE TABLE IF NOT EXISTS vec (key BLOB PRIMARY KEY, v BLOB NOT NULL)")
-        self._db.commit()
+        self._conn: sqlite3.Connection | None = None
+        self._pid = os.getpid()
+
+    def _db(self) -> sqlite3.Connection:
+        """This process's connection; call with ``self._lock`` held (see ``_own``)."""
+        if self._conn is None:
+            self._conn = sqlite3.connect(str(self.path), timeout=60, check_same_thread=False)
+            self._conn.execute("PRAGMA journal_mode=WAL")
+            self._conn.execute(
+                "CREATE TABLE IF NOT EXISTS vec (key BLOB PRIMARY KEY, v BLOB NOT NULL)"
+            )
+            self._conn.commit()
+        return self._conn
+
+    def _own(self) -> threading.Lock:
+        """After a fork, drop the parent's connection and lock; return this process's lock."""
+        if self._pid != os.getpid():
+            self._lock = threading.Lock()
+            self._conn = None
+            self._pid = os.getpid()
+        return self._lock
 
     @staticmethod
     def key(model_key: str, text: str) -> bytes:
@@ -127,11 +151,11 @@ class EmbeddingCache:
 
     def get_many(self, keys: Sequence[bytes], dim: int) -> dict[bytes, np.ndarray]:
         found: dict[bytes, np.ndarray] = {}
-        with self._lock:
+        with self._own():
             for start in range(0, len(keys), 500):
                 chunk = list(keys[start : start + 500])
                 marks = ",".join("?" * len(chunk))
-                rows = self._db.execute(f"SELECT key, v FROM vec WHERE key IN ({marks})", chunk)
+                rows = self._db().execute(f"SELECT key, v FROM vec WHERE key IN ({marks})", chunk)
                 for k, v in rows:
                     vec = np.frombuffer(v, dtype=np.float32)
                     if vec.shape[0] == dim:
@@ -140,13 +164,16 @@ class EmbeddingCache:
 
     def put_many(self, pairs: Sequence[tuple[bytes, np.ndarray]]) -> None:
         rows = [(k, np.ascontiguousarray(v, dtype=np.float32).tobytes()) for k, v in pairs]
-        with self._lock:
-            self._db.executemany("INSERT OR IGNORE INTO vec (key, v) VALUES (?, ?)", rows)
-            self._db.commit()
+        with self._own():
+            db = self._db()
+            db.executemany("INSERT OR IGNORE INTO vec (key, v) VALUES (?, ?)", rows)
+            db.commit()
 
     def close(self) -> None:
-        with self._lock:
-            self._db.close()
+        with self._own():
+            if self._conn is not None:
+                self._conn.close()
+            self._conn = None
 
 
 @dataclass(frozen=True)
@@ -166,6 +193,13 @@ class _Model:
 
 _MODELS: dict[tuple[str, str], _Model] = {}
 _MODELS_LOCK = threading.Lock()
+_INFERENCE_PIDS: set[int] = set()  # processes that ran the model (see ran_inference_here)
+
+
+def ran_inference_here() -> bool:
+    """Did this process run the model? Then forking it is unsafe (torch's thread
+    pools do not survive a fork), and the harness runs pairs in-process instead."""
+    return os.getpid() in _INFERENCE_PIDS
 
 
 def _load_model(model: str, device: str) -> _Model:
@@ -272,6 +306,7 @@ class Embedder:
         for i, n in enumerate(lengths):
             buckets.setdefault(n, []).append(i)
         start = time.perf_counter()
+        _INFERENCE_PIDS.add(os.getpid())
         with _torch_threads(self.threads):
             for idx in buckets.values():
                 vecs = self._m.st.encode(
@@ -361,6 +396,20 @@ def embedding_options() -> list[Option]:
                minimum=0, maximum=64),
         Option("batch_size", int, 64, "encode batch size", minimum=1, maximum=4096),
     ]
+
+
+def preload_model(options: Mapping[str, Any], *modules: str) -> None:
+    """Load the model ``options`` name (and import ``modules``) without running it.
+
+    For ``registry.add(preload=...)``: the harness calls it once before forking a
+    process per (backend, seed) pair, so no pair pays the ~5 s model load.
+    It must never encode: torch inference before a fork is unsafe.
+    """
+    import importlib
+
+    for name in modules:
+        importlib.import_module(name)
+    _load_model(options.get("model") or DEFAULT_MODEL, "cpu")
 
 
 def embedder_from_options(options: Mapping[str, Any], ctx: BackendContext) -> Embedder:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import tempfile
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -44,6 +45,15 @@ def check_writable(path: Path, *, allow_existing: bool = False) -> None:
         raise OutputError(f"--out {path}: {parent} is not a directory")
     if not os.access(parent, os.W_OK | os.X_OK):
         raise OutputError(f"--out {path}: {parent} is not writable")
+    # os.access says yes to root and knows nothing of read-only mounts or /proc:
+    # create (and remove at once) a file where the result's directory would go.
+    try:
+        fd, probe = tempfile.mkstemp(prefix=".memory-bench-probe-", dir=parent)
+    except OSError as exc:
+        raise OutputError(f"--out {path}: cannot create a file in {parent}: "
+                          f"{exc.strerror or exc}") from None
+    os.close(fd)
+    os.unlink(probe)
 
 
 @dataclass(frozen=True)

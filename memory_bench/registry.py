@@ -4,15 +4,27 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from memory_bench.backend import Backend, BackendContext
 from memory_bench.capabilities import Capability, parse_capabilities
 from memory_bench.options import Option
 
-__all__ = ["BackendFactory", "BackendInfo", "BackendRegistry", "DuplicateBackendError"]
+__all__ = [
+    "BackendFactory",
+    "BackendInfo",
+    "BackendPreload",
+    "BackendRegistry",
+    "DuplicateBackendError",
+]
 
 BackendFactory = Callable[[dict[str, Any], BackendContext], Backend]
+# Loads, once per run in the harness process, what every pair would load (a model's
+# weights, heavy imports), so that pairs forked from it start warm. Called with the
+# resolved options and the run's cache directory. It must not start threads or run
+# torch inference: the harness forks after it (see memory_bench.isolation).
+BackendPreload = Callable[[dict[str, Any], Path | None], None]
 
 _NAME_CHARS = set("abcdefghijklmnopqrstuvwxyz0123456789-_.")
 
@@ -34,6 +46,7 @@ class BackendInfo:
     plugin: str = "<unknown>"  # the plugin (entry point or object) that added it
     # Honest notes the report repeats, e.g. "uses subject/relation tags to supersede".
     notes: tuple[str, ...] = ()
+    preload: BackendPreload | None = field(default=None, repr=False, compare=False)
 
     def has(self, capability: Capability) -> bool:
         return capability in self.capabilities
@@ -70,6 +83,7 @@ class BackendRegistry:
         capabilities: Iterable[str | Capability] = (),
         options: Sequence[Option] = (),
         notes: Sequence[str] = (),
+        preload: BackendPreload | None = None,
     ) -> None:
         """Register one backend. Raises on a bad name or one already taken."""
         if not name or not set(name) <= _NAME_CHARS or name[0] in "-_.":
@@ -79,6 +93,8 @@ class BackendRegistry:
             )
         if not callable(factory):
             raise TypeError(f"backend {name}: factory is not callable")
+        if preload is not None and not callable(preload):
+            raise TypeError(f"backend {name}: preload is not callable")
         names = [o.name for o in options]
         if len(names) != len(set(names)):
             raise ValueError(f"backend {name}: an option is declared twice")
@@ -97,6 +113,7 @@ class BackendRegistry:
             options=tuple(options),
             plugin=self._current_plugin,
             notes=tuple(notes),
+            preload=preload,
         )
 
     def get(self, name: str) -> BackendInfo | None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import tempfile
 from datetime import UTC, datetime
 from pathlib import Path
@@ -59,6 +60,26 @@ def write_result(path: Path, result: dict[str, Any]) -> None:
         raise
 
 
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+
+
+def _cut_short(text: str) -> bool:
+    """An object cut off: it opens with ``{`` and, strings aside, leaves a bracket
+    or a string unclosed (a file cut anywhere looks like this; garbage does not)."""
+    if not text.lstrip().startswith("{"):
+        return False
+    bare = _STRING.sub("", text)
+    if '"' in bare:
+        return True  # a string never closed
+    depth = 0
+    for ch in bare:
+        if ch in "{[":
+            depth += 1
+        elif ch in "}]":
+            depth -= 1
+    return depth > 0
+
+
 def load_result(path: Path) -> dict[str, Any]:
     """Read and check a result file; any 1.x file is accepted by a 1.y reader."""
     try:
@@ -68,10 +89,7 @@ def load_result(path: Path) -> dict[str, Any]:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        body = text.strip()
-        # An object that never closes was cut short: say so rather than "invalid".
-        truncated = body[:1] in "{[" and body and body[-1] not in "}]"
-        what = "truncated" if truncated else "not valid JSON"
+        what = "truncated" if _cut_short(text) else "not valid JSON"
         raise ResultError(f"result file {path} is {what}: {exc.msg} at line {exc.lineno}") from None
     if not isinstance(data, dict) or "schema" not in data:
         raise ResultError(f"result file {path} has no schema field: not a memory-bench result")

@@ -47,3 +47,29 @@ def cli(tmp_path: Path):
 
     _run.cwd = tmp_path
     return _run
+
+
+@pytest.fixture(scope="session")
+def plugin_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The test plugin packages (tests/plugins/), found through their entry points
+    when this directory is on sys.path / PYTHONPATH. See plugin_site.py."""
+    from plugin_site import build_site
+
+    return build_site(tmp_path_factory.mktemp("plugin-site"))
+
+
+@pytest.fixture
+def site_cli(cli, plugin_site: Path):
+    """``cli`` with the test plugins found through entry points, plus the fake backends."""
+
+    def _run(*args: str, env_extra: dict[str, str] | None = None, **kw):
+        env = {
+            "PYTHONPATH": os.pathsep.join([str(plugin_site), str(TESTS)]),
+            "MEMORY_BENCH_PLUGINS": "fake_backends",
+            "MEMORY_BENCH_DISABLE_PLUGIN_AUTOLOAD": "0",
+            **(env_extra or {}),
+        }
+        return cli(*args, env_extra=env, fakes_only=False, **kw)
+
+    _run.cwd = cli.cwd
+    return _run

@@ -56,11 +56,19 @@ def _factory(options: dict[str, Any], ctx: BackendContext) -> Any:
     return ChromaMemory(embedder, client, collection)
 
 
+def _preload(options: dict[str, Any], cache_dir: Any) -> None:
+    """Before the harness forks a process per pair: load the model and heavy imports once."""
+    from memory_bench.embedding import preload_model
+
+    preload_model(options, 'memory_bench_chroma.backend', 'memory_bench_chroma.client')
+
+
 @hookimpl
 def memory_bench_register_backends(registry: Any) -> None:
     registry.add(
         "chroma",
         factory=_factory,
+        preload=_preload,
         description="RAG baseline on chromadb: embedded PersistentClient in the run's directory "
         "(or a chroma server), cosine HNSW, vectors from the shared frozen embedder",
         version=__version__,

@@ -84,11 +84,19 @@ def _faiss_rag_recency(options: dict[str, Any], ctx: BackendContext) -> Any:
     return _build(options, ctx, recency=True)
 
 
+def _preload(options: dict[str, Any], cache_dir: Any) -> None:
+    """Before the harness forks a process per pair: load the model and heavy imports once."""
+    from memory_bench.embedding import preload_model
+
+    preload_model(options, 'memory_bench_faiss_rag.backend', 'memory_bench_faiss_rag.index')
+
+
 @hookimpl
 def memory_bench_register_backends(registry: Any) -> None:
     registry.add(
         "faiss-rag",
         factory=_faiss_rag,
+        preload=_preload,
         description="RAG baseline: frozen sentence embedder, faiss index, docstore with "
         "source and timestamp; ranks by cosine similarity",
         version=__version__,
@@ -99,6 +107,7 @@ def memory_bench_register_backends(registry: Any) -> None:
     registry.add(
         "faiss-rag-recency",
         factory=_faiss_rag_recency,
+        preload=_preload,
         description="faiss-rag with a time-aware score: cosine + weight * 0.5**(age/half_life), "
         "age on the logical clock",
         version=__version__,

@@ -66,11 +66,19 @@ def _factory(options: dict[str, Any], ctx: BackendContext) -> Backend:
     return NeuralMemoryBackend(options, ctx)
 
 
+def _preload(options: dict[str, Any], cache_dir: Any) -> None:
+    """Before the harness forks a process per pair: load the model and heavy imports once."""
+    from memory_bench.embedding import preload_model
+
+    preload_model(options, 'memory_bench_neural_memory.backend')
+
+
 @hookimpl
 def memory_bench_register_backends(registry: BackendRegistry) -> None:
     registry.add(
         "neural-memory",
         factory=_factory,
+        preload=_preload,
         description="Titans-style memory learning at test time (surprise, momentum, "
         "forgetting) over frozen MiniLM embeddings; read by decoding M(q) to stored items",
         version=__version__,

@@ -1,0 +1,1 @@
+"""A memory-bench plugin that cannot be imported (test fixture)."""

@@ -1,0 +1,138 @@
+"""Incremental, atomic results and ``run --resume``: finished pairs are never run again,
+and a resume under other parameters is refused with one line saying what differs."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from memory_bench.result import write_result
+
+
+def _files(root: Path) -> set[str]:
+    return {str(p.relative_to(root)) for p in root.rglob("*")}
+
+
+def test_write_result_is_atomic(tmp_path: Path) -> None:
+    out = tmp_path / "r.json"
+    write_result(out, {"schema": "memory-bench/1.0", "n": 1})
+    with pytest.raises(TypeError):
+        write_result(out, {"schema": "memory-bench/1.0", "bad": object()})
+    assert json.loads(out.read_text()) == {"schema": "memory-bench/1.0", "n": 1}
+    assert [p.name for p in tmp_path.iterdir()] == ["r.json"]  # no temporary file left
+
+
+def _interrupt(path: Path, keep: dict[str, list[int]], fail: dict[str, list[int]] = {}) -> dict:  # noqa: B006
+    """Make a finished result look interrupted: drop runs not in ``keep``, mark ``fail``."""
+    doc = json.loads(path.read_text())
+    for b in doc["backends"]:
+        b["runs"] = [r for r in b["runs"] if r["seed"] in keep.get(b["label"], [])]
+        for r in b["runs"]:
+            if r["seed"] in fail.get(b["label"], []):
+                r.update(status="failed", error="RuntimeError: simulated")
+                r.pop("metrics")
+    doc["status"] = "interrupted"
+    path.write_text(json.dumps(doc))
+    return doc
+
+
+FORGETFUL = "fake-forgetful:capacity=30"  # a backend with options is labelled by its spec
+ARGS = ["--backend", "fake-perfect", "--backend", "fake-forgetful:capacity=30", "--scenario",
+        "smoke", "--seeds", "3", "--quiet"]
+
+
+def test_resume_runs_only_unfinished_pairs(cli) -> None:
+    assert cli("run", *ARGS, "--out", "r.json").returncode == 0
+    path = cli.cwd / "r.json"
+    before = _interrupt(path, keep={"fake-perfect": [0, 1, 2], FORGETFUL: [0, 1]},
+                        fail={"fake-perfect": [1]})
+    out = cli("run", "--resume", "r.json")  # parameters taken from the file
+    assert out.returncode == 0, out.stderr
+    assert "resuming r.json: 2 pair(s) to run" in out.stderr
+    doc = json.loads(path.read_text())
+    assert doc["status"] == "complete" and doc["run_id"] == before["run_id"]
+    perfect, forgetful = doc["backends"]
+    assert [r["seed"] for r in perfect["runs"]] == [0, 1, 2]
+    assert [r["seed"] for r in forgetful["runs"]] == [0, 1, 2]
+    assert all(r["status"] == "ok" for b in doc["backends"] for r in b["runs"])
+    # Kept pairs are byte-for-byte what they were; the failed one and the missing one ran.
+    assert perfect["runs"][0] == before["backends"][0]["runs"][0]
+    assert perfect["runs"][2] == before["backends"][0]["runs"][2]
+    assert forgetful["runs"][:2] == before["backends"][1]["runs"]
+    assert perfect["runs"][1]["metrics"]["recall1_before"] == 1.0
+    assert perfect["summary"]["recall1_before"]["n"] == 3
+    assert len(doc["resumes"]) == 1 and doc["resumes"][0]["command"][1:3] == ["run", "--resume"]
+
+
+def test_resume_with_matching_command_line_and_nothing_to_do(cli) -> None:
+    assert cli("run", *ARGS, "--out", "r.json").returncode == 0
+    _interrupt(cli.cwd / "r.json", keep={"fake-perfect": [0, 1, 2], FORGETFUL: [0]})
+    out = cli("run", *ARGS, "--resume", "r.json")
+    assert out.returncode == 0, out.stderr
+    again = cli("run", "--resume", "r.json")
+    assert again.returncode == 0 and "0 pair(s) to run" in again.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--set", "facts=20"], "the scenario differs: facts 12 in the file, 20 now"),
+        (["--scenario", "default"], "the scenario differs: description"),
+        (["--seeds", "2"], "the seeds differ: [0, 1, 2] in the file, [0, 1] now"),
+        (["--seed", "5"], "the seeds differ"),
+        (["--backend", "fake-perfect"], "the backends differ: the file has fake-perfect, "
+                                        "fake-forgetful:capacity=30; the command line asks for "
+                                        "fake-perfect"),
+        (["--backend", "fake-perfect", "--backend", "fake-forgetful:capacity=31"],
+         "the backends differ"),
+        (["--out", "other.json"], "--out cannot be used with --resume"),
+    ],
+)
+def test_resume_refuses_a_mismatch(cli, args: list[str], message: str) -> None:
+    assert cli("run", *ARGS, "--out", "r.json").returncode == 0
+    _interrupt(cli.cwd / "r.json", keep={"fake-perfect": [0]})
+    text = (cli.cwd / "r.json").read_text()
+    files = _files(cli.cwd)
+    out = cli("run", "--resume", "r.json", *args)
+    assert out.returncode == 2
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1 and message in lines[0], out.stderr
+    assert (cli.cwd / "r.json").read_text() == text and _files(cli.cwd) == files
+
+
+def test_resume_refuses_changed_defaults_versions_and_data(cli) -> None:
+    assert cli("run", *ARGS, "--out", "r.json").returncode == 0
+    path = cli.cwd / "r.json"
+    doc = _interrupt(path, keep={"fake-perfect": [0]})
+    cases = []
+    d = json.loads(json.dumps(doc))
+    d["backends"][1]["options"]["capacity"] = 29  # as if the default had changed
+    cases.append((d, f"backend {FORGETFUL}'s options differ: capacity 29 in the file, 30 now"))
+    d = json.loads(json.dumps(doc))
+    d["backends"][0]["version"] = "0.0.0"
+    cases.append((d, "backend fake-perfect is version 0.0.1 now, 0.0.0 in the file"))
+    d = json.loads(json.dumps(doc))
+    d["scenario"]["data_hashes"]["0"] = "sha256:" + "0" * 64
+    cases.append((d, "seed 0 now generates other data"))
+    d = json.loads(json.dumps(doc))
+    d["backends"][0]["spec"] = "ghost"
+    cases.append((d, "unknown backend 'ghost'"))
+    for doc_case, message in cases:
+        path.write_text(json.dumps(doc_case))
+        out = cli("run", "--resume", "r.json")
+        assert out.returncode == 2, (message, out.stderr)
+        assert len(out.stderr.strip().splitlines()) == 1 and message in out.stderr, out.stderr
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [("{\"schema\": \"memory-bench/1.0\", \"run", "truncated"), ("hello", "not valid JSON"),
+     (json.dumps({"schema": "other/1.0"}), "has schema")],
+)
+def test_resume_refuses_unreadable_files(cli, content: str, message: str) -> None:
+    (cli.cwd / "r.json").write_text(content)
+    out = cli("run", "--resume", "r.json")
+    assert out.returncode == 2 and message in out.stderr
+    assert (cli.cwd / "r.json").read_text() == content
