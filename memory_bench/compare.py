@@ -17,6 +17,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from memory_bench.metrics import BY_NAME, METRICS, Metric
+from memory_bench.result import scenario_params
 from memory_bench.stats import (
     BOOTSTRAP_SEED,
     CONFIDENCE,
@@ -189,7 +190,7 @@ def _compare_metric(old_b: dict[str, Any], new_b: dict[str, Any], metric: Metric
 
 
 def _params(result: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in result["scenario"].items() if k != "data_hashes"}
+    return scenario_params(result)
 
 
 def _machine(result: dict[str, Any]) -> tuple[Any, ...]:

@@ -18,6 +18,7 @@ __all__ = [
     "ResultError",
     "load_result",
     "now_iso",
+    "scenario_params",
     "summarize_backends",
     "write_result",
 ]
@@ -28,6 +29,15 @@ SCHEMA_NAME, _, SCHEMA_VERSION = SCHEMA.partition("/")
 
 class ResultError(ValueError):
     """A result file that cannot be read: not JSON, truncated, or another schema."""
+
+
+# What the runner adds to the scenario block besides the parameters themselves.
+DERIVED_SCENARIO_KEYS = ("data_hashes", "data_stats")
+
+
+def scenario_params(result: dict[str, Any]) -> dict[str, Any]:
+    """The scenario's parameters as written, without the per-seed data it derived."""
+    return {k: v for k, v in result["scenario"].items() if k not in DERIVED_SCENARIO_KEYS}
 
 
 def now_iso() -> str:

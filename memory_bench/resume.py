@@ -18,7 +18,7 @@ from typing import Any
 
 from memory_bench.generators import generate
 from memory_bench.registry import BackendRegistry
-from memory_bench.result import load_result
+from memory_bench.result import load_result, scenario_params
 from memory_bench.scenario import Scenario, ScenarioError, load_scenario
 from memory_bench.selection import BackendSelection, select_backends
 
@@ -59,7 +59,7 @@ def _first_difference(file: dict[str, Any], now: dict[str, Any]) -> str | None:
 def _scenario(
     path: Path, result: dict[str, Any], name: str | None, overrides: dict[str, str]
 ) -> Scenario:
-    stored = {k: v for k, v in result["scenario"].items() if k != "data_hashes"}
+    stored = scenario_params(result)
     try:
         scenario = Scenario.from_dict(stored, origin=f"scenario in {path}")
     except ScenarioError as exc:

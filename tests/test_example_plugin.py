@@ -33,6 +33,7 @@ def test_example_plugin_runs_the_protocol(keyword_plugin, tmp_path: Path) -> Non
         scenario=load_scenario("smoke"),
         seeds=[0],
         out=tmp_path / "r.json",
+        isolation="none",  # not what this test is about; the isolation tests fork
     )
     result = run_benchmark(cfg)
     run = result["backends"][0]["runs"][0]

@@ -14,6 +14,7 @@ from html import escape
 from typing import Any
 
 from memory_bench.render import sections as S
+from memory_bench.result import scenario_params
 
 __all__ = ["render_html"]
 
@@ -114,7 +115,7 @@ def render_html(result: dict[str, Any], plots: Mapping[str, bytes] | None = None
     if misses:
         parts += ["<h2>Sample misses</h2>", f'<p class="note">{escape(S.MISSES_NOTE)}</p>',
                   _table(*misses, wrap=True)]
-    params = {k: v for k, v in scen.items() if k != "data_hashes"}
+    params = scenario_params(result)
     hashes = scen.get("data_hashes", {})
     parts += [
         "<h2>Scenario</h2>", f"<pre>{escape(json.dumps(params, indent=1, ensure_ascii=False))}"

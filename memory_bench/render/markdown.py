@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from memory_bench.render import sections as S
+from memory_bench.result import scenario_params
 
 __all__ = ["md_escape", "render_headline", "render_markdown"]
 
@@ -86,7 +87,7 @@ def render_markdown(result: dict[str, Any], images: Mapping[str, str] | None = N
     if misses:
         out += ["## Sample misses", "", md_escape(S.MISSES_NOTE), ""]
         out += _table(*misses)
-    params = {k: v for k, v in scen.items() if k != "data_hashes"}
+    params = scenario_params(result)
     out += ["## Scenario", "", *_block(json.dumps(params, indent=1, ensure_ascii=False)),
             "Data hashes per seed:", ""]
     out += [f"- seed {md_escape(s)}: {_code(h)}" for s, h in scen.get("data_hashes", {}).items()]
