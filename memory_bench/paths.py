@@ -75,7 +75,7 @@ PLOT_NAMES = ("bars", "quality-latency")
 
 def report_paths(reports: Path, stem: str) -> ReportPaths:
     return ReportPaths(
-        json=reports / f"{stem}.json",
+        json=reports / f"{stem}.json.gz",  # per-probe records: compressed to ~1/8
         md=reports / f"{stem}.md",
         html=reports / f"{stem}.html",
         csv=reports / f"{stem}.csv",
@@ -84,7 +84,7 @@ def report_paths(reports: Path, stem: str) -> ReportPaths:
 
 
 def unique_report_paths(reports: Path, scenario: str, run_id: str) -> ReportPaths:
-    """``reports/<date>-<scenario>-<run id>.{json,md,html,csv}`` and ``-<plot>.png``,
+    """``reports/<date>-<scenario>-<run id>.{json.gz,md,html,csv}`` and ``-<plot>.png``,
     suffixed ``-2``, ``-3``… if any of them is ever taken."""
     stem = f"{date.today().isoformat()}-{scenario}-{run_id}"
     n = 1

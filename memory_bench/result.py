@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import re
 import tempfile
+import zlib
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -20,6 +22,7 @@ __all__ = [
     "now_iso",
     "scenario_params",
     "summarize_backends",
+    "write_bytes_atomic",
     "write_result",
 ]
 
@@ -54,14 +57,29 @@ def summarize_backends(result: dict[str, Any]) -> None:
         }
 
 
+def _dumps(result: dict[str, Any]) -> bytes:
+    # Compact: the C encoder is several times faster than indent=..., and the runner
+    # rewrites the file after every pair. `memory-bench report --format json` pretty-prints.
+    return (json.dumps(result, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
+
+
 def write_result(path: Path, result: dict[str, Any]) -> None:
-    """Write via a temporary file and rename, so a crash never leaves half a file."""
+    """Write via a temporary file and rename, so a crash never leaves half a file.
+
+    A name ending in ``.gz`` is gzip-compressed (published copies under reports/).
+    """
+    write_bytes_atomic(path, _dumps(result))
+
+
+def write_bytes_atomic(path: Path, data: bytes) -> None:
+    """``data`` to ``path`` (gzip-compressed when it ends in .gz), atomically."""
+    if path.name.endswith(".gz"):
+        data = gzip.compress(data, mtime=0)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(result, fh, ensure_ascii=False, indent=1)
-            fh.write("\n")
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)
@@ -93,9 +111,20 @@ def _cut_short(text: str) -> bool:
 def load_result(path: Path) -> dict[str, Any]:
     """Read and check a result file; any 1.x file is accepted by a 1.y reader."""
     try:
-        text = path.read_text(encoding="utf-8")
+        raw = path.read_bytes()
     except OSError as exc:
         raise ResultError(f"cannot read result file {path}: {exc.strerror or exc}") from None
+    if path.name.endswith(".gz"):
+        try:
+            raw = gzip.decompress(raw)
+        except EOFError:
+            raise ResultError(f"result file {path} is truncated (gzip stream ends early)") from None
+        except (OSError, zlib.error) as exc:
+            raise ResultError(f"result file {path} is not valid gzip: {exc}") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ResultError(f"result file {path} is not valid JSON: not UTF-8 text") from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:

@@ -66,7 +66,7 @@ def test_run_save_never_overwrites(cli) -> None:
         assert out.returncode == 0, out.stderr
     reports = sorted((cli.cwd / "reports").iterdir())
     assert len([p for p in reports if p.suffix == ".md"]) == 2
-    assert len([p for p in reports if p.suffix == ".json"]) == 2
+    assert len([p for p in reports if p.name.endswith(".json.gz")]) == 2
     assert len(list((cli.cwd / "runs").glob("*.json"))) == 2
 
 
@@ -152,3 +152,18 @@ def test_report_formats_and_bad_files(cli) -> None:
         out = cli("report", name)
         assert out.returncode == 2 and message in out.stderr, (name, out.stderr)
         assert len(out.stderr.strip().splitlines()) == 1
+
+
+def test_gzipped_result_files_read_and_bad_gzip_refused(cli, tmp_path: Path) -> None:
+    import gzip
+
+    assert cli("run", "--backend", "fake-perfect", "--scenario", "smoke", "--seed", "0",
+               "--out", "r.json", "--quiet").returncode == 0
+    raw = (cli.cwd / "r.json").read_bytes()
+    (cli.cwd / "r.json.gz").write_bytes(gzip.compress(raw))
+    (cli.cwd / "cut.json.gz").write_bytes(gzip.compress(raw)[:200])
+    (cli.cwd / "plain.json.gz").write_bytes(raw)
+    assert cli("report", "r.json.gz", "--format", "table").returncode == 0
+    for name, message in [("cut.json.gz", "truncated"), ("plain.json.gz", "not valid gzip")]:
+        out = cli("report", name)
+        assert out.returncode == 2 and message in out.stderr, out.stderr

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 from memory_bench.paths import unique_report_paths
+from memory_bench.result import load_result
 
 SMOKE = ("--scenario", "smoke", "--seeds", "2", "--quiet")
 
@@ -16,12 +17,13 @@ def test_save_writes_every_file_and_never_overwrites(cli) -> None:
                   "--save")
         assert out.returncode == 0, out.stderr
     files = sorted(p.name for p in (cli.cwd / "reports").iterdir())
-    stems = sorted({f.rsplit(".", 1)[0] for f in files if f.endswith(".json")})
+    stems = sorted({f.removesuffix(".json.gz") for f in files if f.endswith(".json.gz")})
     assert len(stems) == 2
     for stem in stems:
-        for suffix in (".json", ".md", ".html", ".csv", "-bars.png", "-quality-latency.png"):
+        for suffix in (".json.gz", ".md", ".html", ".csv", "-bars.png", "-quality-latency.png"):
             assert stem + suffix in files
-    doc = json.loads((cli.cwd / "reports" / f"{stems[0]}.json").read_text())
+    doc = load_result(cli.cwd / "reports" / f"{stems[0]}.json.gz")
+    assert cli("report", f"reports/{stems[0]}.json.gz", "--format", "table").returncode == 0
     assert doc["analysis"]["version"] == 1
     verdicts = {(c["metric"], c["verdict"]) for c in doc["comparisons"]}
     assert ("provenanceAccuracy", "ahead") in verdicts
