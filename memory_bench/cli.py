@@ -304,7 +304,8 @@ def cmd_report(args: argparse.Namespace) -> int:
     from memory_bench.render.report import render_to
 
     result = load_result(args.result)
-    return render_to(result, args.format, args.out, stem=args.result.stem)
+    stem = args.result.name.removesuffix(".gz").removesuffix(".json")
+    return render_to(result, args.format, args.out, stem=stem)
 
 
 def cmd_compare(args: argparse.Namespace) -> int:

@@ -133,10 +133,13 @@ def _quality_latency(plt: Any, result: dict[str, Any]) -> bytes:
         ax.set_title(f"{BY_NAME[name].label} against latency (up and left is better)",
                      fontsize=10)
     handles, labels = axes[0].get_legend_handles_labels()
+    ncol = max(1, min(len(labels), 4))
+    rows = -(-len(labels) // ncol)
     if handles:
-        fig.legend(handles, labels, loc="lower center", ncol=min(len(labels), 3),
-                   frameon=False, fontsize=9)
-    fig.subplots_adjust(left=0.07, right=0.98, top=0.92, bottom=0.24, wspace=0.22)
+        fig.legend(handles, labels, loc="lower center", ncol=ncol, frameon=False, fontsize=9)
+    # Room under the axes' labels for every legend row, so they never overlap.
+    fig.subplots_adjust(left=0.07, right=0.98, top=0.92, bottom=0.17 + 0.055 * rows,
+                        wspace=0.22)
     return _png(plt, fig)
 
 
