@@ -1,1 +1,0 @@
-"""A memory-bench plugin that cannot be imported (test fixture)."""

@@ -1,3 +1,0 @@
-"""memory-bench test fixture: backends that hang, die, raise, or persist to disk."""
-
-__version__ = "0.0.1"
