@@ -31,12 +31,11 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Iterator
-from datetime import datetime, timedelta
 
-from memory_bench.data import UNBOUND_RUN, Fact, GateCase, ScenarioData, Update
+from memory_bench.data import Fact, GateCase, ScenarioData, Update
 from memory_bench.generators import phrasing
+from memory_bench.generators.common import EPOCH, WHITESPACE, ItemStamper
 from memory_bench.generators.overlap import question_overlap
-from memory_bench.generators.templated import EPOCH, WHITESPACE
 from memory_bench.generators.wordnet import Corpus, Synset, load_corpus
 from memory_bench.items import Item
 from memory_bench.scenario import Scenario
@@ -91,17 +90,6 @@ def _pairs(c: Corpus, s: Synset) -> list[tuple[str, str]]:
         if _WORD.match(w) and n == 1 and not phrasing.has_phrase(s.definition, w)
     ]
     return [(a, b) for a in fact_words for b in asked if not _tokens(a) & _tokens(b)]
-
-
-class _Clock:
-    """The scenario's logical clock: one minute per item, never the wall clock."""
-
-    def __init__(self) -> None:
-        self._t = EPOCH
-
-    def tick(self) -> datetime:
-        self._t += timedelta(minutes=1)
-        return self._t
 
 
 class _Draw:
@@ -175,18 +163,11 @@ def generate(s: Scenario, seed: int) -> ScenarioData:
     corpus = load_corpus()
     rng = random.Random(f"memory-bench/natural/{seed}")
     draw = _Draw(corpus, rng)
-    clock = _Clock()
-    run = f"bench-{UNBOUND_RUN}"
+    stamp = ItemStamper(s.region)
 
     def item(prefix: str, i: int, text: str, word: str, sense: Synset) -> Item:
-        return Item(
-            id=f"{run}-{prefix}-{i:04d}",
-            text=text,
-            source=f"{run}-{prefix}",
-            timestamp=clock.tick(),
-            region=s.region,
-            tags=(f"subject:{word}", f"relation:{RELATION}", f"synset:{sense.key}"),
-        )
+        tags = (f"subject:{word}", f"relation:{RELATION}", f"synset:{sense.key}")
+        return stamp(prefix, i, text, tags)
 
     picked = draw.facts(s.facts)
     facts, asked = [], []
@@ -210,20 +191,8 @@ def generate(s: Scenario, seed: int) -> ScenarioData:
         updates.append(Update(fi, new, question, other.definition))
 
     gate = _gate(s, rng, draw, noise)
-    stamped = [
-        GateCase(
-            Item(
-                id=f"{run}-g-{i:04d}",
-                text=g.item.text,
-                source=f"{run}-g",
-                timestamp=clock.tick(),
-                region=s.region,
-                tags=g.item.tags,
-            ),
-            g.kind,
-        )
-        for i, g in enumerate(gate)
-    ]
+    stamped = [GateCase(stamp("g", i, g.item.text, g.item.tags), g.kind)
+               for i, g in enumerate(gate)]
 
     updated = {u.fact for u in updates}
     reinforce = sorted(

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import random
 import re
-from datetime import UTC, datetime, timedelta
 
-from memory_bench.data import UNBOUND_RUN, Fact, GateCase, ScenarioData, Update
+from memory_bench.data import Fact, GateCase, ScenarioData, Update
 from memory_bench.generators import vocab
+from memory_bench.generators.common import EPOCH, WHITESPACE, ItemStamper
 from memory_bench.generators.names import NamePools
 from memory_bench.generators.overlap import question_overlap
 from memory_bench.generators.relations import RELATIONS, Relation
@@ -25,8 +25,6 @@ __all__ = ["MAX_SUBJECTS", "generate"]
 # Up to here every name pool stays under half full even when every fact is updated
 # (tests/test_scenario_generator.py checks the worst case on several seeds).
 MAX_SUBJECTS = 1500
-EPOCH = datetime(2026, 1, 1, tzinfo=UTC)
-WHITESPACE = ("", " ", "   ", "\t", "\n", " \t\n", "\n\n", "\t \t", "  \n  ", "\r\n")
 
 
 def capacity_error(s: Scenario) -> str | None:
@@ -37,17 +35,6 @@ def capacity_error(s: Scenario) -> str | None:
             f" the templated generator can make at most {MAX_SUBJECTS}"
         )
     return None
-
-
-class _Clock:
-    """The scenario's logical clock: one minute per item, never the wall clock."""
-
-    def __init__(self) -> None:
-        self._t = EPOCH
-
-    def tick(self) -> datetime:
-        self._t += timedelta(minutes=1)
-        return self._t
 
 
 _S_POSSESSIVE = re.compile(r"(?<=s)'s\b")
@@ -72,18 +59,10 @@ def _relations(rng: random.Random, n: int) -> list[Relation]:
 def generate(s: Scenario, seed: int) -> ScenarioData:
     rng = random.Random(f"memory-bench/templated/{seed}")
     names = NamePools(rng)
-    clock = _Clock()
-    run = f"bench-{UNBOUND_RUN}"
+    stamp = ItemStamper(s.region)
 
     def fact_item(prefix: str, i: int, rel: Relation, subj: str, text: str) -> Item:
-        return Item(
-            id=f"{run}-{prefix}-{i:04d}",
-            text=text,
-            source=f"{run}-{prefix}",
-            timestamp=clock.tick(),
-            region=s.region,
-            tags=(f"subject:{subj}", f"relation:{rel.name}"),
-        )
+        return stamp(prefix, i, text, (f"subject:{subj}", f"relation:{rel.name}"))
 
     def make_fact(prefix: str, i: int, rel: Relation) -> Fact:
         subj, value = names.draw(rel.subject), names.draw(rel.value)
@@ -104,17 +83,8 @@ def generate(s: Scenario, seed: int) -> ScenarioData:
         updates.append(Update(fi, fact_item("e2", i, rel, f.subject, text), f.question, value))
 
     gate = _gate(s, rng, facts, noise, make_fact)
-    stamped = []
-    for i, g in enumerate(gate):
-        item = Item(
-            id=f"{run}-g-{i:04d}",
-            text=g.item.text,
-            source=f"{run}-g",
-            timestamp=clock.tick(),
-            region=s.region,
-            tags=g.item.tags,
-        )
-        stamped.append(GateCase(item, g.kind))
+    stamped = [GateCase(stamp("g", i, g.item.text, g.item.tags), g.kind)
+               for i, g in enumerate(gate)]
 
     updated = {u.fact for u in updates}
     reinforce = sorted(rng.sample([i for i in range(len(facts)) if i not in updated],
