@@ -71,20 +71,14 @@ def provenance_accuracy(r: SeedRecords, caps: Collection[Capability]) -> Value:
 
 
 def gate_recall(r: SeedRecords, caps: Collection[Capability]) -> Value:
-    if Capability.GATE not in caps:
-        return None
     return _share([not g.accepted for g in r.gate if g.refusable])
 
 
 def false_refusals(r: SeedRecords, caps: Collection[Capability]) -> Value:
-    if Capability.GATE not in caps:
-        return None
     return _share([not g.accepted for g in r.gate if not g.refusable])
 
 
 def reinforcement_delta(r: SeedRecords, caps: Collection[Capability]) -> Value:
-    if Capability.STRENGTH not in caps:
-        return None
     pairs = [(x.before, x.after) for x in r.reinforce]
     deltas = [a - b for b, a in pairs if a is not None and b is not None]
     return float(np.mean(deltas)) if deltas else None
@@ -117,6 +111,8 @@ class Metric:
     label: str  # column header in tables
     higher_is_better: bool = True
     share: bool = True  # a proportion in [0, 1]
+    # The capability the metric needs; without it the value is None (not supported).
+    needs: Capability | None = None
 
 
 METRICS: tuple[Metric, ...] = (
@@ -127,9 +123,11 @@ METRICS: tuple[Metric, ...] = (
     Metric("updateWinRate", update_win_rate, "updateWin"),
     Metric("staleRate", stale_rate, "stale", higher_is_better=False),
     Metric("provenanceAccuracy", provenance_accuracy, "provenance"),
-    Metric("gateRecall", gate_recall, "gateRecall"),
-    Metric("falseRefusals", false_refusals, "falseRefusals", higher_is_better=False),
-    Metric("reinforcementDelta", reinforcement_delta, "reinforceΔ", share=False),
+    Metric("gateRecall", gate_recall, "gateRecall", needs=Capability.GATE),
+    Metric("falseRefusals", false_refusals, "falseRefusals", higher_is_better=False,
+           needs=Capability.GATE),
+    Metric("reinforcementDelta", reinforcement_delta, "reinforceΔ", share=False,
+           needs=Capability.STRENGTH),
     Metric("latency_p50_ms", latency_p50_ms, "p50 ms", higher_is_better=False, share=False),
     Metric("latency_p95_ms", latency_p95_ms, "p95 ms", higher_is_better=False, share=False),
     Metric("ingest_items_per_s", ingest_items_per_s, "ingest/s", share=False),
@@ -139,4 +137,7 @@ BY_NAME = {m.name: m for m in METRICS}
 
 def compute_metrics(records: SeedRecords, capabilities: Collection[Capability]) -> dict[str, Value]:
     """Every metric for one (backend, seed); None where a capability is missing."""
-    return {m.name: m.fn(records, capabilities) for m in METRICS}
+    return {
+        m.name: None if m.needs and m.needs not in capabilities else m.fn(records, capabilities)
+        for m in METRICS
+    }

@@ -12,10 +12,7 @@ from typing import Any
 from memory_bench.metrics import BY_NAME
 from memory_bench.render.format import REPORT_METRICS
 
-__all__ = ["NEEDS", "backend_notes", "caveats", "missing_metrics"]
-
-# The capability a metric needs (metrics.py returns None without it).
-NEEDS = {"gateRecall": "gate", "falseRefusals": "gate", "reinforcementDelta": "strength"}
+__all__ = ["backend_notes", "caveats", "missing_metrics"]
 
 
 def _fmt(x: float | None) -> str:
@@ -32,8 +29,8 @@ def missing_metrics(backend: dict[str, Any]) -> dict[str, str]:
             continue
         if not ok:
             out[name] = "no successful run"
-        elif name in NEEDS and NEEDS[name] not in caps:
-            out[name] = f"no `{NEEDS[name]}` capability"
+        elif (needs := BY_NAME[name].needs) and needs.value not in caps:
+            out[name] = f"no `{needs.value}` capability"
         elif name == "retention":
             out[name] = "recall@1 before interference was 0 on every seed"
         else:
