@@ -20,11 +20,12 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def _stages(path: Path) -> None:
     """Time each stage in this (fresh) process; imports count where they first happen."""
-    from memory_bench.result import load_result, summarize_backends, write_result
+    from memory_bench.analysis.compare import summarize_backends
+    from memory_bench.results.io import load_result, write_result
 
     res = load_result(path)
-    res.pop("comparisons", None)
-    res.pop("analysis", None)
+    res.comparisons = None
+    res.analysis = None
     t: dict[str, float] = {}
 
     def timed(name: str, fn) -> object:
@@ -33,11 +34,11 @@ def _stages(path: Path) -> None:
         t[name] = time.perf_counter() - t0
         return out
 
-    timed("summarize_backends (runner, after each pair)", lambda: summarize_backends(res))
+    timed("summarize_backends (runner, at the end)", lambda: summarize_backends(res))
     timed("summarize_backends again (warm)", lambda: summarize_backends(res))
 
     def analysis() -> None:
-        from memory_bench.compare import analyse
+        from memory_bench.analysis.compare import analyse
 
         analyse(res)
 
@@ -67,8 +68,8 @@ def _stages(path: Path) -> None:
         shutil.copyfile(d / "r.json", d / "s.json")  # its copy under reports/
 
     timed("write the result JSON and copy it under reports/", files)
-    print(f"{len(res['backends'])} backends x {len(res['seeds'])} seeds, "
-          f"{len(res['comparisons'])} comparisons, {path.stat().st_size / 1e6:.1f} MB")
+    print(f"{len(res.backends)} backends x {len(res.seeds)} seeds, "
+          f"{len(res.comparisons or [])} comparisons, {path.stat().st_size / 1e6:.1f} MB")
     for name, seconds in t.items():
         print(f"  {seconds:6.2f} s  {name}")
     total = sum(v for k, v in t.items() if "again" not in k)

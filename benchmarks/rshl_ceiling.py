@@ -109,8 +109,8 @@ def _lattice_exact(lat: Lattice) -> Callable[[str], list[str]]:
 
 
 def main() -> None:
-    from memory_bench.generators import generate
-    from memory_bench.scenario import load_scenario
+    from memory_bench.scenarios.builtin import continual_data as generate
+    from memory_bench.scenarios.spec import load_scenario
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--seeds", type=int, default=5)

@@ -43,8 +43,8 @@ from memory_bench_rshl.index import CodeIndex, hamming
 
 
 def _scenario_texts(seeds: int) -> tuple[list[str], list[list[Record]]]:
-    from memory_bench.generators import generate
-    from memory_bench.scenario import load_scenario
+    from memory_bench.scenarios.builtin import continual_data as generate
+    from memory_bench.scenarios.spec import load_scenario
 
     scenario = load_scenario("default")
     texts: list[str] = []
@@ -72,8 +72,7 @@ def bench_encode(seeds: int, torch_threads: int) -> dict[str, Any]:
         out[label] = len(texts) / (time.perf_counter() - t)
     try:
         import torch
-
-        from memory_bench.embedding import Embedder
+        from memory_bench_embed import Embedder
 
         torch.set_num_threads(torch_threads)  # the lattice encoder is single-threaded too
         emb = Embedder(cache_dir=None)

@@ -1,28 +1,66 @@
-"""memory-bench: score memory systems side by side with one continual-memory protocol."""
+"""memory-bench: score memory systems side by side with one protocol.
+
+The public API for plugin authors. A backend plugin implements the
+:class:`Backend` protocol and registers it with ``@hookimpl
+memory_bench_register_backends(registry)``; a scenario plugin returns a
+:class:`Script` of steps from its generator and registers it with ``@hookimpl
+memory_bench_register_scenarios(registry)``.
+"""
 
 from __future__ import annotations
 
-from memory_bench.backend import Backend, BackendContext, NotSupportedError
-from memory_bench.capabilities import Capability
-from memory_bench.hookspecs import hookimpl
-from memory_bench.items import Hit, Item, WriteResult
-from memory_bench.options import Option
-from memory_bench.registry import BackendRegistry
+__version__ = "0.2.0"
+SCHEMA = "memory-bench/2.0"
 
-__version__ = "0.1.0"
-SCHEMA = "memory-bench/1.0"
+from memory_bench.contract.backend import (  # noqa: E402
+    Backend,
+    BackendContext,
+    ContractError,
+    NotSupportedError,
+)
+from memory_bench.contract.capabilities import Capability  # noqa: E402
+from memory_bench.contract.items import Hit, Item, WriteResult  # noqa: E402
+from memory_bench.contract.options import Option  # noqa: E402
+from memory_bench.harness.forksafety import register_fork_guard  # noqa: E402
+from memory_bench.metrics.spec import Metric, MetricSpec, RecordView, declare  # noqa: E402
+from memory_bench.plugins.backends import BackendRegistry  # noqa: E402
+from memory_bench.plugins.hookspecs import hookimpl  # noqa: E402
+from memory_bench.plugins.scenarios import ScenarioRegistry  # noqa: E402
+from memory_bench.scenarios.script import (  # noqa: E402
+    UNBOUND_PREFIX,
+    Consolidate,
+    Probe,
+    ReadStrength,
+    Reset,
+    Script,
+    Write,
+)
 
 __all__ = [
     "SCHEMA",
+    "UNBOUND_PREFIX",
     "Backend",
     "BackendContext",
     "BackendRegistry",
     "Capability",
+    "Consolidate",
+    "ContractError",
     "Hit",
     "Item",
+    "Metric",
+    "MetricSpec",
     "NotSupportedError",
     "Option",
+    "Probe",
+    "ReadStrength",
+    "RecordView",
+    "Reset",
+    "ScenarioRegistry",
+    "Script",
+    "Write",
     "WriteResult",
     "__version__",
+    "declare",
     "hookimpl",
+    "register_fork_guard",
 ]

@@ -16,21 +16,30 @@ from pathlib import Path
 from typing import Any
 
 from memory_bench import __version__
-from memory_bench.isolation import DEFAULT_TIMEOUT, ISOLATION_MODES
-from memory_bench.livestore import StaleStoreError
-from memory_bench.options import OptionError
-from memory_bench.paths import OutputError, check_writable, default_cache_dir, unique_report_paths
+from memory_bench.contract.options import OptionError
+from memory_bench.harness.isolation import DEFAULT_TIMEOUT, ISOLATION_MODES
+from memory_bench.harness.livestore import StaleStoreError
+from memory_bench.harness.pair import GenerationError
+from memory_bench.harness.reduce import pairs_dir_for
+from memory_bench.harness.resume import ResumeError
 from memory_bench.plugins import LoadedPlugins, load_plugins
-from memory_bench.registry import DuplicateBackendError
-from memory_bench.result import ResultError, load_result, write_result
-from memory_bench.resume import ResumeError
-from memory_bench.scenario import Scenario, ScenarioError, load_scenario
-from memory_bench.selection import BackendSelection, SelectionError, select_backends
+from memory_bench.plugins.backends import DuplicateBackendError
+from memory_bench.plugins.scenarios import DuplicateScenarioError
+from memory_bench.plugins.selection import BackendSelection, SelectionError, select_backends
+from memory_bench.results.io import ResultError, load_result, write_result
+from memory_bench.results.model import Result
+from memory_bench.results.paths import (
+    OutputError,
+    check_writable,
+    default_cache_dir,
+    unique_report_paths,
+)
+from memory_bench.scenarios.spec import ScenarioError, ScenarioSpec, load_scenario
 
 __all__ = ["main"]
 
 BAD_INPUT = (OptionError, ScenarioError, SelectionError, OutputError, ResultError,
-             DuplicateBackendError, StaleStoreError, ResumeError)
+             DuplicateBackendError, DuplicateScenarioError, StaleStoreError, ResumeError)
 
 
 class UsageError(Exception):
@@ -47,6 +56,8 @@ def _parser() -> argparse.ArgumentParser:
 
     b = sub.add_parser("backends", help="list installed backends and broken plugins")
     b.add_argument("--json", action="store_true", help="machine-readable output")
+    sc = sub.add_parser("scenarios", help="list scenario generators and scenario files")
+    sc.add_argument("--json", action="store_true", help="machine-readable output")
 
     def run_options(sp: argparse.ArgumentParser) -> None:
         sp.add_argument("--backend", action="append", default=[], metavar="SPEC",
@@ -122,17 +133,19 @@ class _Plan:
     """A validated run: everything is checked before anything is written."""
 
     def __init__(self, args: argparse.Namespace, loaded: LoadedPlugins) -> None:
-        from memory_bench.runner import new_run_id
+        from memory_bench.harness.runner import new_run_id
 
-        self.resume: dict[str, Any] | None = None
+        self.plugins = loaded
+        self.resume: Result | None = None
         if args.seeds is not None and args.seeds <= 0:
             raise UsageError("--seeds must be positive")
         try:
             if getattr(args, "resume", None) is not None:
                 self._from_result(args, loaded)
             else:
-                self.scenario: Scenario = load_scenario(args.scenario or "default",
-                                                        _overrides(args.set))
+                self.scenario: ScenarioSpec = load_scenario(
+                    "default" if args.scenario is None else args.scenario,
+                    _overrides(args.set), registry=loaded.scenarios)
                 self.selections: list[BackendSelection] = select_backends(
                     loaded.registry, args.backend
                 )
@@ -143,6 +156,7 @@ class _Plan:
                 self.run_id = new_run_id()
                 self.out: Path = args.out or Path("runs") / f"{self.run_id}.json"
                 check_writable(self.out)
+                check_writable(pairs_dir_for(self.out))
         except SelectionError as exc:
             if loaded.broken and "unknown backend" in str(exc):
                 names = ", ".join(b.entry_point for b in loaded.broken)
@@ -157,13 +171,13 @@ class _Plan:
                                                     self.run_id)
 
     def _from_result(self, args: argparse.Namespace, loaded: LoadedPlugins) -> None:
-        from memory_bench.resume import plan_resume
+        from memory_bench.harness.resume import plan_resume
 
         if args.out is not None:
             raise UsageError("--out cannot be used with --resume: the result file is rewritten")
         plan = plan_resume(
             args.resume,
-            loaded.registry,
+            loaded,
             scenario=args.scenario,
             overrides=_overrides(args.set),
             seeds=None if args.seed is None else [args.seed],
@@ -183,11 +197,9 @@ class _Plan:
         for sel in self.selections:
             opts = ", ".join(f"{k}={v}" for k, v in sel.options.items()) or "no options"
             lines.append(f"  {sel.label}: {sel.info.name} {sel.info.version} ({opts})")
+        params = ", ".join(f"{k} {v}" for k, v in s.params.items())
         lines += [
-            f"scenario: {s.name} (generator {s.generator}) — facts {s.facts}, noise {s.noise}, "
-            f"updates {s.updates}, gate {s.gate_refusable} refusable + {s.gate_clean} clean, "
-            f"reinforce {s.reinforce_cells}×{s.reinforce_queries}, k {s.k}, "
-            f"consolidate {'on' if s.consolidate else 'off'}",
+            f"scenario: {s.name} (generator {s.generator}) — {params}",
             f"seeds: {', '.join(map(str, self.seeds))}",
             f"pairs: {len(self.selections) * len(self.seeds)}",
             f"result: {self.out}",
@@ -221,6 +233,41 @@ def cmd_backends(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_scenarios(args: argparse.Namespace) -> int:
+    from memory_bench.scenarios.spec import list_scenario_files, read_scenario_file
+
+    loaded = _plugins()
+    files = []
+    for path, where in list_scenario_files():
+        entry: dict[str, Any] = {"name": path.stem, "file": f"{where}/{path.name}"}
+        try:
+            data = read_scenario_file(path)
+            entry.update(generator=data.get("generator"),
+                         description=data.get("description", ""),
+                         sets={k: v for k, v in data.items()
+                               if k not in ("name", "description", "generator")})
+        except ScenarioError as exc:
+            entry["error"] = str(exc)
+        files.append(entry)
+    if args.json:
+        doc = {"generators": [g.to_dict() for g in loaded.scenarios.all()], "files": files,
+               "broken": [b.to_dict() for b in loaded.broken]}
+        print(json.dumps(doc, indent=2))
+        return 0
+    for g in loaded.scenarios.all():
+        print(f"generator {g.name} {g.version} — {g.description}")
+        print(f"    plugin: {g.plugin}")
+        print(f"    metrics: {', '.join(m.name for m in g.metrics)}")
+        for o in g.parameters:
+            print(f"    parameter {o.name} ({o.type.__name__}, default {o.default!r}): {o.help}")
+    for f in files:
+        what = f.get("error") or f"generator {f.get('generator')}: {f.get('description')}"
+        print(f"scenario {f['name']} ({f['file']}) — {what}")
+    for broken in loaded.broken:
+        print(f"BROKEN {broken.describe()}")
+    return 0
+
+
 def cmd_plan(args: argparse.Namespace) -> int:
     print(_Plan(args, _plugins()).describe())
     return 0
@@ -235,12 +282,12 @@ def _on_sigterm(signum: int, frame: Any) -> None:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from memory_bench.compare import analyse
-    from memory_bench.manifest import build_manifest
-    from memory_bench.progress import Progress
+    from memory_bench.analysis.compare import analyse
+    from memory_bench.harness.progress import Progress
+    from memory_bench.harness.runner import RunConfig, run_benchmark
     from memory_bench.render.save import save_report
     from memory_bench.render.table import render_table
-    from memory_bench.runner import RunConfig, run_benchmark
+    from memory_bench.results.manifest import build_manifest
 
     if not args.timeout > 0:
         raise UsageError("--timeout must be a positive number of seconds")
@@ -252,6 +299,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     if plan.resume is not None:
         say(f"resuming {plan.out}: {plan.pending} pair(s) to run")
     cfg = RunConfig(
+        plugins=plan.plugins,
         selections=plan.selections,
         scenario=plan.scenario,
         seeds=plan.seeds,
@@ -281,23 +329,25 @@ def cmd_run(args: argparse.Namespace) -> int:
         paths = save_report(result, plan.report_paths, written=plan.out)
         say(f"report: {paths.md} (also {paths.html.name}, {paths.csv.name}, "
             f"{paths.json.name} and PNGs)")
-    runs = [(b["label"], r) for b in result["backends"] for r in b["runs"]]
-    failed = [r for _, r in runs if r.get("status") != "ok"]
-    dirty = [(label, r) for label, r in runs if (r.get("cleanup") or {}).get("ok") is False]
+    runs = [(b.label, r) for b in result.backends for r in b.runs]
+    failed = [r for _, r in runs if not r.ok]
+    dirty = [(label, r) for label, r in runs if r.cleanup is not None and not r.cleanup.ok]
     for label, r in dirty:
-        c = r["cleanup"]
-        why = c.get("error") or f"{c.get('left')} item(s) left"
-        print(f"memory-bench: {label} seed {r['seed']}: cleanup of {c.get('prefix')} failed: "
-              f"{why}", file=sys.stderr)
-    for label, store in result.get("live_stores", {}).items():
+        c = r.cleanup
+        assert c is not None
+        why = c.error or f"{c.left} item(s) left"
+        print(f"memory-bench: {label} seed {r.seed}: cleanup of {c.prefix} failed: {why}",
+              file=sys.stderr)
+    bad_store = False
+    for label, store in result.live_stores.items():
         after = store.get("after") or {}
         value = after.get("value") or {}
         if after and not value.get("ok"):
             why = after.get("error") or f"{value.get('left')} item(s) of this run left"
             print(f"memory-bench: {label}: store check after the run failed: {why}",
                   file=sys.stderr)
-            dirty.append((label, {}))
-    return 1 if failed or dirty else 0
+            bad_store = True
+    return 1 if failed or dirty or bad_store else 0
 
 
 def cmd_report(args: argparse.Namespace) -> int:
@@ -309,21 +359,21 @@ def cmd_report(args: argparse.Namespace) -> int:
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
-    from memory_bench.compare import compare_runs
-    from memory_bench.metrics import BY_NAME
+    from memory_bench.analysis.compare import compare_runs
     from memory_bench.render.comparison import render_comparison
 
-    unknown = [m for m in args.metric if m not in BY_NAME]
-    if unknown:
-        raise UsageError(f"unknown metric {unknown[0]!r} (known: {', '.join(BY_NAME)})")
     old, new = load_result(args.old), load_result(args.new)
+    specs = {m.name: m for m in new.metrics}
+    unknown = [m for m in args.metric if m not in specs]
+    if unknown:
+        raise UsageError(f"unknown metric {unknown[0]!r} (known: {', '.join(specs)})")
     report = compare_runs(old, new, args.metric or None)
-    print(json.dumps(report, indent=1) if args.json else render_comparison(report))
+    print(json.dumps(report, indent=1) if args.json else render_comparison(report, specs))
     return 1 if args.fail_on_regression and report["regressions"] else 0
 
 
-COMMANDS = {"backends": cmd_backends, "plan": cmd_plan, "run": cmd_run, "report": cmd_report,
-            "compare": cmd_compare}
+COMMANDS = {"backends": cmd_backends, "scenarios": cmd_scenarios, "plan": cmd_plan,
+            "run": cmd_run, "report": cmd_report, "compare": cmd_compare}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -333,9 +383,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (UsageError, *BAD_INPUT) as exc:
         print(f"memory-bench: error: {exc}", file=sys.stderr)
         return 2
+    except GenerationError as exc:  # the result file says "failed", with this error
+        print(f"memory-bench: error: {exc}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         print("memory-bench: interrupted; finished pairs are in the result file", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # `memory-bench ... | head`: the reader left; end quietly
+        import os
+
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":

@@ -1,4 +1,5 @@
-"""Rebuild memory_bench/corpus/ (the natural scenario's WordNet slice) from Debian's wordnet-base.
+"""Rebuild memory_bench/scenarios/corpus/ (the natural scenario's WordNet slice) from
+Debian's wordnet-base.
 
     apt-get install -y wordnet-base
     python scripts/build_corpus_slice.py            # reads /usr/share/wordnet
@@ -32,7 +33,7 @@ from collections import defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-OUT = ROOT / "memory_bench" / "corpus"
+OUT = ROOT / "memory_bench" / "scenarios" / "corpus"
 SLICE = "wordnet-nouns.jsonl.gz"
 PACKAGE = "wordnet-base"
 POS_FILES = {"n": "noun", "v": "verb", "a": "adj", "r": "adv"}
@@ -166,8 +167,8 @@ def write_slice(wn: Path, copyright_file: Path, version: str, out: Path = OUT) -
     out.mkdir(parents=True, exist_ok=True)
     (out / SLICE).write_bytes(_gzip(data))
     notice = (
-        "memory_bench/corpus/ holds a slice of WordNet 3.0 (the familiar, non-instance noun\n"
-        "synsets: words, definitions, example sentences), rebuilt by\n"
+        "memory_bench/scenarios/corpus/ holds a slice of WordNet 3.0 (the familiar, "
+        "non-instance noun\nsynsets: words, definitions, example sentences), rebuilt by\n"
         f"scripts/build_corpus_slice.py from the Debian package {PACKAGE} {version}.\n"
         "WordNet is redistributed here under the WordNet 3.0 licence below, which\n"
         "must accompany every copy. Its debian/copyright file follows verbatim.\n\n"

@@ -6,8 +6,10 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from memory_bench.metrics import METRICS
-from memory_bench.result import SCHEMA, summarize_backends
+from memory_bench.analysis.compare import summarize_backends
+from memory_bench.metrics.continual import CONTINUAL_METRICS as METRICS
+from memory_bench.results.model import SCHEMA, Result
+from memory_bench.scenarios.continual.caveats import continual_caveats
 
 BASE_METRICS = {m.name: 0.5 for m in METRICS}
 BASE_METRICS.update(latency_p50_ms=1.0, latency_p95_ms=2.0, ingest_items_per_s=1000.0,
@@ -29,13 +31,14 @@ def backend(label: str, per_seed: dict[str, list[float | None]], *,
             metrics.update({k: v[seed] for k, v in per_seed.items()})
             run.update(status="ok", error=None, metrics=metrics, records={"probes": []})
         runs.append(run)
-    return {"label": label, "name": label.split(":")[0], "version": "0.0.1",
+    return {"label": label, "spec": label, "name": label.split(":")[0], "version": "0.0.1",
             "capabilities": sorted(capabilities), "notes": list(notes), "options": {},
             "runs": runs, "summary": {}}
 
 
 def result(*backends: dict[str, Any], n_seeds: int = 5, generator: str = "templated",
-           run_id: str = "run-a") -> dict[str, Any]:
+           run_id: str = "run-a") -> Result:
+    """A typed, summarised result holding ``backends`` (dicts from :func:`backend`)."""
     doc = {
         "schema": SCHEMA,
         "run_id": run_id,
@@ -43,12 +46,15 @@ def result(*backends: dict[str, Any], n_seeds: int = 5, generator: str = "templa
         "started_at": "2026-08-17T10:00:00+00:00",
         "finished_at": "2026-08-17T10:01:00+00:00",
         "scenario": {"name": "default", "generator": generator, "description": "test",
-                     "consolidate": False,
+                     "params": {"consolidate": False},
+                     "caveats": continual_caveats(generator)({"consolidate": False}, {}),
                      "data_hashes": {str(s): f"h{s}" for s in range(n_seeds)}},
+        "metrics": [m.spec.to_dict() for m in METRICS],
         "seeds": list(range(n_seeds)),
         "manifest": {"platform": "Linux-test", "machine": "x86_64", "cpu_count": 2,
                      "python": "3.11.7"},
         "backends": [copy.deepcopy(b) for b in backends],
     }
-    summarize_backends(doc)
-    return doc
+    typed = Result.from_dict(doc)
+    summarize_backends(typed)
+    return typed

@@ -61,10 +61,11 @@ def test_broken_plugin_refused_when_asked_for_and_others_still_list(site_cli) ->
     ("body", "message"),
     [
         ("facts = [", "is not valid TOML"),
-        ("facts = 12\ncolour = 'red'", "unknown key 'colour'"),
-        ("facts = 0", "facts must be positive"),
-        ("noise = -5", "noise must be positive"),
-        ("gate_clean = -1", "gate_clean must not be negative"),
+        ("facts = 12\ncolour = 'red'", "unknown parameter 'colour'"),
+        ("facts = 0", "parameter facts: 0 is below 1"),
+        ("noise = -5", "parameter noise: -5 is below 1"),
+        ("gate_clean = -1", "parameter gate_clean: -1 is below 0"),
+        ("", "is empty"),
         ("facts = 1000\nnoise = 600", "asks for 1630 distinct subjects"),
     ],
 )
@@ -124,7 +125,8 @@ def _has_compare(cli) -> bool:
         ("trunc.json", None, "is truncated"),
         ("other.json", json.dumps({"schema": "rshl-memory-bench/1.0", "runs": []}),
          "has schema 'rshl-memory-bench/1.0'"),
-        ("v2.json", json.dumps({"schema": "memory-bench/2.0"}), "has schema 'memory-bench/2.0'"),
+        ("v3.json", json.dumps({"schema": "memory-bench/3.0"}), "has schema 'memory-bench/3.0'"),
+        ("v2.json", json.dumps({"schema": "memory-bench/2.0"}), ": run_id: missing"),
         ("noschema.json", json.dumps({"run_id": "x"}), "has no schema field"),
         ("list.json", "[1, 2]", "has no schema field"),
     ],
@@ -140,13 +142,14 @@ def test_bad_result_file(cli, command: str, name: str, content: str | None,
         content = text[: text.index('"records"') + 5]
     (cli.cwd / name).write_text(content)
     args = [command, name] if command == "report" else [command, "good.json", name]
-    _refused(cli, *args, message=f"result file {name} {message}")
+    sep = "" if message.startswith(":") else " "
+    _refused(cli, *args, message=f"result file {name}{sep}{message}")
 
 
 def test_truncated_at_any_point_is_called_truncated(tmp_path: Path) -> None:
-    from memory_bench.result import ResultError, load_result
+    from memory_bench.results.io import ResultError, load_result
 
-    text = json.dumps({"schema": "memory-bench/1.0", "run_id": "r", "scenario": {"a": [1, 2.5]},
+    text = json.dumps({"schema": "memory-bench/2.0", "run_id": "r", "scenario": {"a": [1, 2.5]},
                        "seeds": [0], "backends": [{"label": "x y", "runs": []}]}, indent=1)
     f = tmp_path / "t.json"
     for cut in range(1, len(text) - 1):

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from memory_bench.metrics import METRICS
+from memory_bench.metrics.continual import CONTINUAL_METRICS as METRICS
 
 
 def _files(root: Path) -> set[str]:
@@ -51,7 +51,7 @@ def test_run_writes_result_with_every_metric(cli) -> None:
     assert "fake-perfect" in out.stdout and "recall@1" in out.stdout
     assert out.stderr == ""  # --quiet and not a terminal: no progress, no chatter
     doc = json.loads((cli.cwd / "r.json").read_text())
-    assert doc["schema"] == "memory-bench/1.0"
+    assert doc["schema"] == "memory-bench/2.0"
     run = doc["backends"][0]["runs"][0]
     assert set(run["metrics"]) == {m.name for m in METRICS}
     assert run["records"]["probes"] and run["data_hash"].startswith("sha256:")
@@ -87,8 +87,8 @@ def test_run_with_failing_backend_exits_1(cli) -> None:
         (["--backend", "fake-forgetful:size=3"], "unknown option 'size'"),
         (["--backend", "fake-perfect", "--backend", "fake-perfect"], "asked for twice"),
         (["--backend", "fake-perfect", "--scenario", "nope"], "unknown scenario 'nope'"),
-        (["--backend", "fake-perfect", "--set", "facts=0"], "facts must be positive"),
-        (["--backend", "fake-perfect", "--set", "flavour=1"], "unknown key"),
+        (["--backend", "fake-perfect", "--set", "facts=0"], "parameter facts: 0 is below 1"),
+        (["--backend", "fake-perfect", "--set", "flavour=1"], "unknown parameter 'flavour'"),
         (["--backend", "fake-perfect", "--out", "afile/r.json"], "afile is not a directory"),
         (["--backend", "fake-perfect", "--seeds", "0"], "--seeds must be positive"),
     ],
@@ -105,7 +105,8 @@ def test_run_bad_input_exits_2_and_writes_nothing(cli, args: list[str], message:
 
 
 def test_bad_scenario_files_exit_2(cli) -> None:
-    for body, message in [("facts = [", "not valid TOML"), ("bogus = 1", "unknown key")]:
+    for body, message in [("facts = [", "not valid TOML"),
+                          ("bogus = 1", "unknown parameter 'bogus'")]:
         (cli.cwd / "bad.toml").write_text(body)
         out = cli("run", "--backend", "fake-perfect", "--scenario", "bad.toml")
         assert out.returncode == 2 and message in out.stderr
@@ -139,7 +140,7 @@ def test_report_formats_and_bad_files(cli) -> None:
     assert md.returncode == 0 and md.stdout.startswith("# memory-bench comparison")
     assert "| fake-perfect |" in md.stdout
     js = cli("report", "r.json", "--format", "json")
-    assert json.loads(js.stdout)["schema"] == "memory-bench/1.0"
+    assert json.loads(js.stdout)["schema"] == "memory-bench/2.0"
     table = cli("report", "r.json", "--format", "table")
     assert "recall@1" in table.stdout
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 from constructed_results import backend, result
 
-from memory_bench.compare import compare_runs
-from memory_bench.result import write_result
+from memory_bench.analysis.compare import compare_runs
+from memory_bench.results.io import write_result
 
 GOOD = [0.90, 0.92, 0.88, 0.91, 0.90]
 WORSE = [0.70, 0.73, 0.69, 0.72, 0.70]
@@ -49,7 +49,7 @@ def test_slower_latency_is_a_regression() -> None:
 def test_different_data_is_compared_unpaired_and_noted() -> None:
     old = result(backend("A", {"recall1_before": GOOD}))
     new = result(backend("A", {"recall1_before": WORSE}, hashes={0: "x", 1: "y"}))
-    new["scenario"]["data_hashes"]["0"] = "x"
+    new.scenario.data_hashes["0"] = "x"
     report = compare_runs(old, new)
     assert _row(report, "A", "recall1_before")["pairing"] == "unpaired (Welch)"
     assert _row(report, "A", "recall1_before")["status"] == "regression"

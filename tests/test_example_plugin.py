@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from memory_bench.harness.runner import RunConfig, run_benchmark
 from memory_bench.plugins import load_plugins
-from memory_bench.runner import RunConfig, run_benchmark
-from memory_bench.scenario import load_scenario
-from memory_bench.selection import select_backends
+from memory_bench.plugins.selection import select_backends
+from memory_bench.scenarios.spec import load_scenario
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "minimal-plugin"
@@ -29,6 +29,7 @@ def keyword_plugin(monkeypatch: pytest.MonkeyPatch):
 def test_example_plugin_runs_the_protocol(keyword_plugin, tmp_path: Path) -> None:
     loaded = load_plugins([("keyword", keyword_plugin)], autoload=False)
     cfg = RunConfig(
+        plugins=loaded,
         selections=select_backends(loaded.registry, ["keyword:min_overlap=0.1"]),
         scenario=load_scenario("smoke"),
         seeds=[0],
@@ -36,13 +37,13 @@ def test_example_plugin_runs_the_protocol(keyword_plugin, tmp_path: Path) -> Non
         isolation="none",  # not what this test is about; the isolation tests fork
     )
     result = run_benchmark(cfg)
-    run = result["backends"][0]["runs"][0]
-    assert run["status"] == "ok", run.get("error")
-    m = run["metrics"]
+    run = result.backends[0].runs[0]
+    assert run.status == "ok", run.error
+    m = run.metrics
     assert m["recall5_before"] >= 0.9
     assert m["provenanceAccuracy"] == 1.0
     assert m["gateRecall"] is None  # no gate capability: not supported, not 0
-    assert run["records"]["cleanup"]["ok"]
+    assert run.cleanup is not None and run.cleanup.ok
 
 
 def test_readme_shows_the_example_verbatim() -> None:

@@ -13,15 +13,15 @@ from pathlib import Path
 
 import fake_backends
 import pytest
+from memory_bench_embed import EmbeddingCache
 
 from memory_bench import Capability, hookimpl
-from memory_bench.embedding import EmbeddingCache
-from memory_bench.isolation import describe_exit, run_forked
+from memory_bench.harness.isolation import describe_exit, run_forked
+from memory_bench.harness.runner import RunConfig, run_benchmark
 from memory_bench.plugins import load_plugins
-from memory_bench.result import load_result
-from memory_bench.runner import RunConfig, run_benchmark
-from memory_bench.scenario import load_scenario
-from memory_bench.selection import select_backends
+from memory_bench.plugins.selection import select_backends
+from memory_bench.results.io import load_result
+from memory_bench.scenarios.spec import load_scenario
 
 
 @pytest.fixture(autouse=True)
@@ -29,9 +29,9 @@ def forkable(monkeypatch: pytest.MonkeyPatch) -> None:
     """Earlier tests in this pytest process may have run the embedding model, which makes
     the runner refuse to fork (and a hanging backend would then hang the test). These
     tests' backends never use torch, so forking is safe here: clear the marker."""
-    from memory_bench import embedding
+    from memory_bench.harness import forksafety
 
-    monkeypatch.setattr(embedding, "_INFERENCE_PIDS", set())
+    monkeypatch.setattr(forksafety, "_GUARDS", [])
 
 
 @pytest.fixture
@@ -45,6 +45,7 @@ def hanging(plugin_site: Path, monkeypatch: pytest.MonkeyPatch):
 def _run(tmp_path: Path, plugins, specs, seeds=(0,), **cfg):
     loaded = load_plugins(plugins, autoload=False)
     config = RunConfig(
+        plugins=loaded,
         selections=select_backends(loaded.registry, specs),
         scenario=load_scenario("smoke"),
         seeds=list(seeds),
@@ -55,7 +56,7 @@ def _run(tmp_path: Path, plugins, specs, seeds=(0,), **cfg):
 
 
 def _runs(result):
-    return {b["label"]: b["runs"] for b in result["backends"]}
+    return {b.label: b.runs for b in result.backends}
 
 
 # -- run_forked ---------------------------------------------------------------------
@@ -165,26 +166,27 @@ def test_hang_die_and_raise_are_recorded_and_others_run(tmp_path: Path, hanging)
     )
     assert time.monotonic() - t0 < 60
     runs = _runs(result)
-    assert runs["hang-query"][0]["status"] == "timeout"
-    assert runs["hang-query"][0]["error"] == "timeout: no result after 3 s; process killed"
-    assert runs["die-query"][0]["status"] == "failed"
-    assert runs["die-query"][0]["error"] == "process died: signal 9 (SIGKILL)"
-    assert runs["fake-broken-query"][0]["status"] == "failed"
-    assert runs["fake-broken-query"][0]["error"] == "RuntimeError: index corrupted"
-    assert runs["json-store:misbehave=exit"][0]["error"] == (
+    assert runs["hang-query"][0].status == "timeout"
+    assert runs["hang-query"][0].error == "timeout: no result after 3 s; process killed"
+    assert runs["die-query"][0].status == "failed"
+    assert runs["die-query"][0].error == "process died: signal 9 (SIGKILL)"
+    assert runs["fake-broken-query"][0].status == "failed"
+    assert runs["fake-broken-query"][0].error == "RuntimeError: index corrupted"
+    assert runs["json-store:misbehave=exit"][0].error == (
         "process exited with status 3 before reporting a result")
-    assert runs["fake-perfect"][0]["status"] == "ok"
-    assert runs["fake-perfect"][0]["metrics"]["recall1_before"] == 1.0
+    assert runs["fake-perfect"][0].status == "ok"
+    assert runs["fake-perfect"][0].metrics["recall1_before"] == 1.0
     for label in ("hang-query", "die-query", "json-store:misbehave=exit"):
-        assert "metrics" not in runs[label][0]
-        assert runs[label][0]["cleanup"]["ok"] is True, runs[label][0]["cleanup"]
+        assert runs[label][0].metrics == {} and runs[label][0].records is None
+        assert runs[label][0].cleanup.ok is True, runs[label][0].cleanup
     # The persistent store was reopened by the harness; the others died with their process.
-    assert runs["json-store:misbehave=exit"][0]["cleanup"]["by"] == "harness, store reopened"
-    assert "workdir deleted" in runs["die-query"][0]["cleanup"]["by"]
+    assert runs["json-store:misbehave=exit"][0].cleanup.by == "harness, store reopened"
+    assert "workdir deleted" in runs["die-query"][0].cleanup.by
     saved = load_result(cfg.out)
-    assert saved["status"] == "complete"
-    assert saved["execution"] == {"isolation": "process", "timeout_s": 3, "clean_stale": False}
-    assert saved["backends"][0]["summary"]["recall1_before"]["n"] == 0  # no number for a failure
+    assert saved.status == "complete"
+    assert saved.execution == {"isolation": "process", "timeout_s": 3, "clean_stale": False,
+                              "cache": "off"}
+    assert saved.backends[0].summary["recall1_before"].n == 0  # no number for a failure
 
 
 @pytest.mark.parametrize("misbehave", ["raise", "die", "hang"])
@@ -195,11 +197,11 @@ def test_persistent_store_is_emptied_after_any_failure(tmp_path: Path, hanging,
         tmp_path, [("hanging", hanging)],
         [f"json-store:path={store},misbehave={misbehave},after=3"], seeds=(0, 1), timeout=3,
     )
-    runs = result["backends"][0]["runs"]
-    assert [r["status"] for r in runs] == ["timeout" if misbehave == "hang" else "failed"] * 2
-    assert all(r["cleanup"]["ok"] and r["cleanup"]["left"] == 0 for r in runs)
+    runs = result.backends[0].runs
+    assert [r.status for r in runs] == ["timeout" if misbehave == "hang" else "failed"] * 2
+    assert all(r.cleanup.ok and r.cleanup.left == 0 for r in runs)
     assert json.loads((store / "items.json").read_text()) == []
-    (store_check,) = result["live_stores"].values()
+    (store_check,) = result.live_stores.values()
     after = store_check["after"]
     assert after["status"] == "ok" and after["value"]["left"] == 0
 
@@ -211,12 +213,12 @@ def test_in_process_and_isolated_runs_measure_the_same(tmp_path: Path) -> None:
     b, _ = _run(tmp_path / "b", [("fakes", fake_backends)], specs, isolation="none", run_id=run)
     skip = {"latency_p50_ms", "latency_p95_ms", "ingest_items_per_s"}
     for label in _runs(a):
-        ma, mb = _runs(a)[label][0]["metrics"], _runs(b)[label][0]["metrics"]
+        ma, mb = _runs(a)[label][0].metrics, _runs(b)[label][0].metrics
         assert {k: v for k, v in ma.items() if k not in skip} == {
             k: v for k, v in mb.items() if k not in skip}
-        ids = [p["returned"] for p in _runs(a)[label][0]["records"]["probes"]]
-        assert ids == [p["returned"] for p in _runs(b)[label][0]["records"]["probes"]]
-    assert b["execution"]["isolation"] == "none" and b["execution"]["timeout_s"] is None
+        ids = [p.returned for p in _runs(a)[label][0].records.probes]
+        assert ids == [p.returned for p in _runs(b)[label][0].records.probes]
+    assert b.execution["isolation"] == "none" and b.execution["timeout_s"] is None
 
 
 def _preload_plugin():
@@ -247,7 +249,7 @@ def _preload_plugin():
 def test_preload_runs_once_in_the_parent(tmp_path: Path) -> None:
     mod, state = _preload_plugin()
     result, _ = _run(tmp_path, [("preload", mod)], ["preloaded"], seeds=(0, 1, 2))
-    assert [r["status"] for r in _runs(result)["preloaded"]] == ["ok"] * 3
+    assert [r.status for r in _runs(result)["preloaded"]] == ["ok"] * 3
     assert state["calls"] == 1 and state["pid"] == os.getpid()
 
 
@@ -312,14 +314,14 @@ def test_test_plugins_install_with_pip(tmp_path: Path) -> None:
 
 def test_falls_back_to_in_process_when_fork_is_unsafe(tmp_path: Path,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
-    """A caller that already ran the model in this process (torch thread pools) is not
-    forked, which would hang the child; the result says the pairs ran in-process."""
-    from memory_bench import embedding
+    """A library that says this process must not be forked (the embedder, once it ran
+    torch in it) is believed: pairs run in-process and the result says why."""
+    from memory_bench import register_fork_guard
 
-    monkeypatch.setattr(embedding, "_INFERENCE_PIDS", {os.getpid()})
-    with pytest.warns(RuntimeWarning, match="forking it is unsafe"):
+    register_fork_guard(lambda: "this process ran a model whose thread pools do not fork")
+    with pytest.warns(RuntimeWarning, match="do not fork"):
         result, _ = _run(tmp_path, [("fakes", fake_backends)], ["fake-perfect"])
-    assert result["execution"]["isolation"] == "none"
-    assert result["execution"]["isolation_requested"] == "process"
-    assert "ran the embedding model" in result["execution"]["isolation_note"]
-    assert _runs(result)["fake-perfect"][0]["status"] == "ok"
+    assert result.execution["isolation"] == "none"
+    assert result.execution["isolation_requested"] == "process"
+    assert "thread pools do not fork" in result.execution["isolation_note"]
+    assert _runs(result)["fake-perfect"][0].status == "ok"

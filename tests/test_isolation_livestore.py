@@ -14,6 +14,9 @@ from pathlib import Path
 
 import pytest
 
+from memory_bench.harness.reduce import pairs_dir_for
+from memory_bench.results.io import load_result
+
 TESTS = Path(__file__).resolve().parent
 
 
@@ -60,10 +63,10 @@ def _kill_midway(site_cli, plugin_site: Path, store: Path, out: str) -> dict:
             if not result.exists():
                 continue
             try:
-                doc = json.loads(result.read_text())
+                json.loads(result.read_text())
             except json.JSONDecodeError:  # never: the file is replaced atomically
                 pytest.fail("result file was read half-written")
-            finished = sum(len(b["runs"]) for b in doc["backends"])
+            finished = len(list(pairs_dir_for(result).glob("*.json")))
             if finished >= 1 and _items(store):
                 break
         else:
@@ -74,7 +77,7 @@ def _kill_midway(site_cli, plugin_site: Path, store: Path, out: str) -> dict:
         if proc.poll() is None:
             proc.kill()
         proc.stderr.close()
-    return json.loads(result.read_text())
+    return load_result(result)  # the header, with the pairs that finished merged in
 
 
 def test_killed_run_leaves_valid_file_and_stale_items_refused_then_resumed(
@@ -82,11 +85,11 @@ def test_killed_run_leaves_valid_file_and_stale_items_refused_then_resumed(
 ) -> None:
     store = site_cli.cwd / "store"
     killed = _kill_midway(site_cli, plugin_site, store, "killed.json")
-    run_id = killed["run_id"]
-    # A valid file holding every finished pair; the run is visibly unfinished.
-    assert killed["status"] == "running"
-    finished = killed["backends"][0]["runs"]
-    assert 1 <= len(finished) < 3 and all(r["status"] == "ok" for r in finished)
+    run_id = killed.run_id
+    # A valid file, and a pair file for every finished pair; the run is visibly unfinished.
+    assert killed.status == "running"
+    finished = killed.backends[0].runs
+    assert 1 <= len(finished) < 3 and all(r.ok for r in finished)
     # The live store holds the killed pair's items, every one tagged with the run.
     left = _items(store)
     assert left and all(i["id"].startswith(f"bench-{run_id}-s") for i in left)
@@ -112,18 +115,18 @@ def test_killed_run_leaves_valid_file_and_stale_items_refused_then_resumed(
     # Resuming the killed run: its own leftovers are removed, finished pairs kept.
     resumed = site_cli("run", "--resume", "killed.json", "--quiet")
     assert resumed.returncode == 0, resumed.stderr
-    doc = json.loads((site_cli.cwd / "killed.json").read_text())
-    assert doc["status"] == "complete" and doc["run_id"] == run_id
-    runs = doc["backends"][0]["runs"]
-    assert [r["seed"] for r in runs] == [0, 1, 2] and all(r["status"] == "ok" for r in runs)
-    for old in finished:  # not run again: byte-for-byte the same record
-        assert next(r for r in runs if r["seed"] == old["seed"]) == old
-    (store_check,) = doc["live_stores"].values()
+    doc = load_result(site_cli.cwd / "killed.json")
+    assert doc.status == "complete" and doc.run_id == run_id
+    runs = doc.backends[0].runs
+    assert [r.seed for r in runs] == [0, 1, 2] and all(r.ok for r in runs)
+    for old in finished:  # not run again: the same record, to the last field
+        assert next(r for r in runs if r.seed == old.seed).to_dict() == old.to_dict()
+    (store_check,) = doc.live_stores.values()
     check = store_check["before"]["value"]
     assert check["own"] == len(left) and check["removed_own"] == len(left)
     assert check["stale"] == 0 and check["left"] == 0
     assert store_check["after"]["value"]["ok"] is True
-    assert doc["resumes"][0]["isolation"] == "process"
+    assert doc.resumes[0]["isolation"] == "process"
     assert _items(store) == []
 
 
@@ -162,15 +165,14 @@ def test_sigterm_cleans_up_and_keeps_finished_pairs(site_cli, plugin_site: Path)
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         time.sleep(0.05)
-        if result.exists() and json.loads(result.read_text())["backends"][0]["runs"] \
-                and _items(store):
+        if list(pairs_dir_for(result).glob("*.json")) and _items(store):
             break
     proc.send_signal(signal.SIGTERM)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
     assert "interrupted" in err
-    doc = json.loads(result.read_text())
-    assert doc["status"] == "interrupted" and doc["backends"][0]["runs"]
+    doc = load_result(result)
+    assert doc.status == "interrupted" and doc.backends[0].runs
     assert _items(store) == []
 
 
@@ -182,7 +184,7 @@ def test_rshl_lattice_directory_as_a_live_store(cli, tmp_path: Path) -> None:
 
     from memory_bench import BackendContext, Item
     from memory_bench.plugins import load_plugins
-    from memory_bench.selection import select_backends
+    from memory_bench.plugins.selection import select_backends
 
     lattice = tmp_path / "lattice"
     (sel,) = select_backends(load_plugins().registry, [f"rshl:path={lattice}"])

@@ -4,17 +4,33 @@ from __future__ import annotations
 
 import pytest
 
-from memory_bench.capabilities import Capability
-from memory_bench.metrics import compute_metrics
-from memory_bench.records import GateRecord, ProbeRecord, ReinforceRecord, SeedRecords
+from memory_bench.contract.capabilities import Capability
+from memory_bench.metrics.continual import CONTINUAL_METRICS
+from memory_bench.metrics.spec import compute_metrics as _compute
+from memory_bench.results.records import ItemRecord, ProbeRecord, Records, StrengthRecord
 
-ALL = frozenset(Capability)
+ALL = frozenset(c.value for c in Capability)
+SeedRecords = Records
 
 
-def probe(phase, expected, returned, old=None, latency=1.0, src=None, ts=None, wsrc=None,
+def compute_metrics(records: Records, caps) -> dict:
+    return _compute(CONTINUAL_METRICS, records, caps)
+
+
+def probe(tag, expected, returned, old=None, latency=1.0, src=None, ts=None, wsrc=None,
           wts=None):
-    return ProbeRecord(phase, "q?", expected, returned, [1.0] * len(returned), latency, old,
-                       src, ts, wsrc, wts)
+    return ProbeRecord(tag, "q?", [expected], returned, [1.0] * len(returned), latency,
+                       outrank=[] if old is None else [old], top_source=src, top_timestamp=ts,
+                       written_source=wsrc, written_timestamp=wts)
+
+
+def gate(item_id, kind, accepted, reason=None):
+    return ItemRecord(item_id, "gate", kind, accepted, reason)
+
+
+def reinforce(item_id, before, after):
+    return [StrengthRecord(item_id, "reinforce", "before", before),
+            StrengthRecord(item_id, "reinforce", "after", after)]
 
 
 def test_update_win_and_stale_cases() -> None:
@@ -57,12 +73,12 @@ def test_provenance_needs_both_source_and_timestamp_to_match() -> None:
 
 
 def test_gate_metrics_and_capability_nulls() -> None:
-    r = SeedRecords(gate=[
-        GateRecord("1", "empty", True, False, "empty"),
-        GateRecord("2", "short", True, True),
-        GateRecord("3", "clean", False, True),
-        GateRecord("4", "clean", False, False, "duplicate"),
-    ], reinforce=[ReinforceRecord("a", 0.2, 0.5, 5), ReinforceRecord("b", 0.4, 0.5, 5)])
+    r = SeedRecords(items=[
+        gate("1", "empty", False, "empty"),
+        gate("2", "short", True),
+        gate("3", "clean", True),
+        gate("4", "clean", False, "duplicate"),
+    ], strengths=reinforce("a", 0.2, 0.5) + reinforce("b", 0.4, 0.5))
     m = compute_metrics(r, ALL)
     assert m["gateRecall"] == 0.5 and m["falseRefusals"] == 0.5
     assert m["reinforcementDelta"] == pytest.approx(0.2)

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from memory_bench.generators.wordnet import CorpusError, load_corpus
+from memory_bench.scenarios.generators.wordnet import CorpusError, load_corpus
 
 ROOT = Path(__file__).resolve().parent.parent
-CORPUS = ROOT / "memory_bench" / "corpus"
+CORPUS = ROOT / "memory_bench" / "scenarios" / "corpus"
 
 
 def test_slice_loads_and_matches_its_hash() -> None:

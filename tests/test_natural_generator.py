@@ -6,15 +6,15 @@ from collections import Counter
 from functools import cache
 
 import pytest
+from scenario_helpers import generate, load_scenario
 
-from memory_bench.data import ScenarioData
-from memory_bench.generators import generate
-from memory_bench.generators.natural import MAX_FACTS, MAX_SENSES
-from memory_bench.generators.overlap import content_words
-from memory_bench.generators.phrasing import has_phrase
-from memory_bench.generators.wordnet import Synset, load_corpus
-from memory_bench.items import Item
-from memory_bench.scenario import ScenarioError, load_scenario
+from memory_bench.contract.items import Item
+from memory_bench.scenarios.continual.data import ScenarioData
+from memory_bench.scenarios.generators.natural import MAX_FACTS, MAX_SENSES
+from memory_bench.scenarios.generators.overlap import content_words
+from memory_bench.scenarios.generators.phrasing import has_phrase
+from memory_bench.scenarios.generators.wordnet import Synset, load_corpus
+from memory_bench.scenarios.spec import ScenarioError
 
 SEEDS = range(5)
 

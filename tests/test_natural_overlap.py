@@ -6,14 +6,13 @@ from pathlib import Path
 
 import fake_backends
 import pytest
+from scenario_helpers import generate, load_scenario
 
-from memory_bench.generators import generate
-from memory_bench.generators.overlap import STOP_WORDS, content_words, overlap_stats
+from memory_bench.harness.runner import RunConfig, run_benchmark
 from memory_bench.plugins import load_plugins
-from memory_bench.result import load_result
-from memory_bench.runner import RunConfig, run_benchmark
-from memory_bench.scenario import load_scenario
-from memory_bench.selection import select_backends
+from memory_bench.plugins.selection import select_backends
+from memory_bench.results.io import load_result
+from memory_bench.scenarios.generators.overlap import STOP_WORDS, content_words, overlap_stats
 
 
 def test_content_words_follow_the_stated_definition() -> None:
@@ -65,6 +64,7 @@ def test_result_file_records_the_stats_of_every_seed(tmp_path: Path) -> None:
          "gate_duplicate": 2, "gate_clean": 3, "reinforce_cells": 2, "reinforce_queries": 2},
     )
     cfg = RunConfig(
+        plugins=loaded,
         selections=select_backends(loaded.registry, ["fake-noprov"]),
         scenario=scenario,
         seeds=[0, 1],
@@ -73,9 +73,9 @@ def test_result_file_records_the_stats_of_every_seed(tmp_path: Path) -> None:
     )
     run_benchmark(cfg)
     doc = load_result(tmp_path / "r.json")
-    stats = doc["scenario"]["data_stats"]
+    stats = doc.scenario.data_stats
     assert set(stats) == {"0", "1"}
     for seed in (0, 1):
         assert stats[str(seed)] == generate(scenario, seed).stats
         assert stats[str(seed)]["question_overlap"]["probe"]["n"] == 12
-    assert doc["backends"][0]["runs"][0]["status"] == "ok"
+    assert doc.backends[0].runs[0].status == "ok"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from memory_bench.options import Option, OptionError, parse_backend_spec, resolve_options
+from memory_bench.contract.options import Option, OptionError, parse_backend_spec, resolve_options
 
 OPTS = [
     Option("dim", int, 4096, minimum=64),

@@ -10,7 +10,7 @@ import pytest
 
 from memory_bench import hookimpl
 from memory_bench.plugins import load_plugins
-from memory_bench.registry import DuplicateBackendError
+from memory_bench.plugins.backends import DuplicateBackendError
 
 
 def test_objects_register_backends_sorted() -> None:

@@ -21,18 +21,32 @@ import fake_backends
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from scenario_helpers import load_scenario, script
 
 from memory_bench import BackendContext, Capability, Item
-from memory_bench.generators import generate
-from memory_bench.metrics import METRICS, compute_metrics
-from memory_bench.phases import run_phases
+from memory_bench.harness.execute import Execution
+from memory_bench.metrics.continual import CONTINUAL_METRICS
+from memory_bench.metrics.spec import compute_metrics as _compute
 from memory_bench.plugins import load_plugins
-from memory_bench.records import GateRecord, ProbeRecord, ReinforceRecord, SeedRecords, WriteRecord
-from memory_bench.scenario import load_scenario
+from memory_bench.results.records import (
+    ItemRecord,
+    ProbeRecord,
+    Records,
+    StrengthRecord,
+    WriteRecord,
+)
 
 ALL = frozenset(Capability)
 SETTINGS = settings(max_examples=150, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
+
+METRICS = [m.spec for m in CONTINUAL_METRICS]
+SeedRecords = Records
+
+
+def compute_metrics(records: Records, caps) -> dict:
+    return _compute(CONTINUAL_METRICS, records, {Capability(c).value for c in caps})
+
 
 ids = st.sampled_from([f"id{i}" for i in range(12)])
 sources = st.sampled_from(["src-a", "src-b", "src-c"]) | st.none()
@@ -47,13 +61,13 @@ def probes(draw, phase=None, perfect=False):
     if perfect:
         returned = [expected] + [i for i in returned if i != expected]
     return ProbeRecord(
-        phase=ph,
+        tag=ph,
         question="q?",
-        expected=expected,
+        expected=[expected],
         returned=returned,
         scores=[1.0] * len(returned),
         latency_ms=draw(st.floats(0, 1e4, allow_nan=False)),
-        old=draw(ids) if ph == "update" else None,
+        outrank=[draw(ids)] if ph == "update" else [],
         top_source=draw(sources),
         top_timestamp=draw(stamps),
         written_source=draw(sources),
@@ -64,23 +78,30 @@ def probes(draw, phase=None, perfect=False):
 @st.composite
 def gate_records(draw):
     kind = draw(st.sampled_from(["empty", "short", "duplicate", "clean"]))
-    return GateRecord(draw(ids), kind, kind != "clean", draw(st.booleans()))
+    return ItemRecord(draw(ids), "gate", kind, draw(st.booleans()))
 
 
 strengths = st.floats(0, 1, allow_nan=False) | st.none()
 
 
 @st.composite
+def readings(draw):
+    item, before, after = draw(ids), draw(strengths), draw(strengths)
+    return [StrengthRecord(item, "reinforce", "before", before),
+            StrengthRecord(item, "reinforce", "after", after)]
+
+
+@st.composite
 def records(draw, perfect=False):
+    pairs = draw(st.lists(readings(), max_size=6, unique_by=lambda r: r[0].id))
     return SeedRecords(
         probes=draw(st.lists(probes(perfect=perfect), max_size=40)),
         writes=draw(st.lists(st.builds(
             WriteRecord, st.sampled_from(["seed", "interfere", "update", "gate"]),
             st.integers(1, 64), st.integers(0, 64), st.floats(0, 5, allow_nan=False)),
             max_size=6)),
-        gate=draw(st.lists(gate_records(), max_size=20)),
-        reinforce=draw(st.lists(st.builds(ReinforceRecord, ids, strengths, strengths,
-                                          st.just(5)), max_size=6)),
+        items=draw(st.lists(gate_records(), max_size=20)),
+        strengths=[x for pair in pairs for x in pair],
     )
 
 
@@ -120,16 +141,17 @@ def _relabel(r: SeedRecords, f, g) -> SeedRecords:
 
     return SeedRecords(
         probes=[
-            ProbeRecord(p.phase, p.question, f(p.expected), [f(i) for i in p.returned],
-                        p.scores, p.latency_ms, None if p.old is None else f(p.old),
-                        src(p.top_source), p.top_timestamp, src(p.written_source),
-                        p.written_timestamp)
+            ProbeRecord(p.tag, p.question, [f(i) for i in p.expected],
+                        [f(i) for i in p.returned], p.scores, p.latency_ms,
+                        outrank=[f(i) for i in p.outrank], top_source=src(p.top_source),
+                        top_timestamp=p.top_timestamp, written_source=src(p.written_source),
+                        written_timestamp=p.written_timestamp)
             for p in r.probes
         ],
         writes=r.writes,
-        gate=[GateRecord(f(g_.id), g_.kind, g_.refusable, g_.accepted, g_.reason)
-              for g_ in r.gate],
-        reinforce=[ReinforceRecord(f(x.id), x.before, x.after, x.queries) for x in r.reinforce],
+        items=[ItemRecord(f(g_.id), g_.tag, g_.category, g_.accepted, g_.reason)
+               for g_ in r.items],
+        strengths=[StrengthRecord(f(x.id), x.tag, x.label, x.value) for x in r.strengths],
     )
 
 
@@ -144,9 +166,10 @@ def test_relabelling_and_reordering_change_nothing(r: SeedRecords, salt: str, rn
 
     base = compute_metrics(r, ALL)
     _same(base, compute_metrics(_relabel(r, f, g), ALL))
+    pairs = [r.strengths[i:i + 2] for i in range(0, len(r.strengths), 2)]
     shuffled = SeedRecords(probes=rnd.sample(r.probes, len(r.probes)), writes=r.writes,
-                           gate=rnd.sample(r.gate, len(r.gate)),
-                           reinforce=rnd.sample(r.reinforce, len(r.reinforce)))
+                           items=rnd.sample(r.items, len(r.items)),
+                           strengths=[x for p in rnd.sample(pairs, len(pairs)) for x in p])
     _same(base, compute_metrics(shuffled, ALL))
 
 
@@ -154,7 +177,7 @@ def test_relabelling_and_reordering_change_nothing(r: SeedRecords, salt: str, rn
 @given(records(perfect=True))
 def test_perfect_top_hit_scores_one_on_recall(r: SeedRecords) -> None:
     m = compute_metrics(r, ALL)
-    phases = {p.phase for p in r.probes}
+    phases = {p.tag for p in r.probes}
     if "probe" in phases:
         assert m["recall1_before"] == 1.0 and m["recall5_before"] == 1.0
     if "reprobe" in phases:
@@ -174,12 +197,19 @@ def test_perfect_backend_through_the_protocol(seed: int, facts: int, noise: int,
                                               run: str) -> None:
     """The real generator and phases: recall 1, and the run tag (every id) changes nothing."""
     scenario = load_scenario("smoke", {"facts": facts, "noise": noise})
-    raw = generate(scenario, seed)
+    raw = script(scenario, seed)
     caps = frozenset({Capability.PROVENANCE, Capability.STRENGTH, Capability.GATE})
-    a = compute_metrics(run_phases(fake_backends.SubjectMemory(gate=True), caps, scenario,
-                                   raw.bind(f"{run}-s{seed}")), caps)
-    b = compute_metrics(run_phases(fake_backends.SubjectMemory(gate=True), caps, scenario,
-                                   raw.bind(f"other-{run}")), caps)
+
+    def run_on(prefix: str) -> dict:
+        ex = Execution(raw.bind(prefix), lambda _: fake_backends.SubjectMemory(gate=True),
+                       {c.value for c in caps})
+        try:
+            return compute_metrics(ex.run(), caps)
+        finally:
+            ex.close()
+
+    a = run_on(f"bench-{run}-s{seed}-")
+    b = run_on(f"bench-other-{run}-")
     assert a["recall1_before"] == a["recall5_before"] == a["recall1_after"] == 1.0
     assert a["retention"] == 1.0 and a["provenanceAccuracy"] == 1.0
     assert a["gateRecall"] == 1.0 and a["falseRefusals"] == 0.0
@@ -224,7 +254,7 @@ def _items(texts: list[str], tag: str) -> list[Item]:
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(empties=st.lists(WHITESPACE, min_size=1, max_size=4), facts=distinct_facts())
 def test_gate_refuses_empty_and_accepts_clean_distinct_facts(info, empties, facts) -> None:
-    from memory_bench.options import resolve_options
+    from memory_bench.contract.options import resolve_options
 
     options = resolve_options(info.name, info.options, {})
     with tempfile.TemporaryDirectory() as work:

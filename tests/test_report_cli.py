@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from memory_bench.paths import unique_report_paths
-from memory_bench.result import load_result
+from memory_bench.results.io import load_result
+from memory_bench.results.paths import unique_report_paths
 
 SMOKE = ("--scenario", "smoke", "--seeds", "2", "--quiet")
 
@@ -24,8 +24,8 @@ def test_save_writes_every_file_and_never_overwrites(cli) -> None:
             assert stem + suffix in files
     doc = load_result(cli.cwd / "reports" / f"{stems[0]}.json.gz")
     assert cli("report", f"reports/{stems[0]}.json.gz", "--format", "table").returncode == 0
-    assert doc["analysis"]["version"] == 1
-    verdicts = {(c["metric"], c["verdict"]) for c in doc["comparisons"]}
+    assert doc.analysis is not None and doc.analysis["version"] == 1
+    verdicts = {(c.metric, c.verdict) for c in doc.comparisons or []}
     assert ("provenanceAccuracy", "ahead") in verdicts
     md = (cli.cwd / "reports" / f"{stems[0]}.md").read_text()
     assert f"]({stems[0]}-bars.png)" in md  # the Markdown links the PNGs beside it

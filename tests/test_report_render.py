@@ -9,11 +9,14 @@ from html.parser import HTMLParser
 
 from constructed_results import backend, result
 
-from memory_bench.compare import analyse
+from memory_bench.analysis.compare import analyse
+from memory_bench.metrics.continual import CONTINUAL_METRICS
 from memory_bench.render.caveats import caveats
-from memory_bench.render.csvfile import COLUMNS, render_csv
+from memory_bench.render.csvfile import FIXED_COLUMNS, render_csv
 from memory_bench.render.html import render_html
 from memory_bench.render.markdown import render_markdown
+from memory_bench.results.records import ProbeRecord, Records
+from memory_bench.scenarios.continual.caveats import continual_caveats
 
 EVIL = "<script>alert('x')</script>"
 
@@ -28,11 +31,12 @@ def _doc():
                         "provenanceAccuracy": [0.0] * 5},
                 capabilities=(), failed_seeds=(4,))
     doc = analyse(result(a, b))
-    probe = {"phase": "probe", "question": f"Who does {EVIL} work for?",
-             "expected": "bench-x-e1-0001", "returned": ["bench-x-n-0009"]}
-    doc["backends"][1]["runs"][0]["records"] = {"probes": [probe]}
-    doc["backends"][1]["runs"][4]["error"] = f"ValueError: {EVIL}"
-    doc["backends"][0]["notes"].append(f"note with {EVIL}")
+    probe = ProbeRecord(tag="probe", question=f"Who does {EVIL} work for?",
+                        expected=["bench-x-e1-0001"], returned=["bench-x-n-0009"], scores=[0.5],
+                        latency_ms=1.0)
+    doc.backends[1].runs[0].records = Records(probes=[probe])
+    doc.backends[1].runs[4].error = f"ValueError: {EVIL}"
+    doc.backends[0].notes.append(f"note with {EVIL}")
     return doc
 
 
@@ -93,10 +97,12 @@ def test_caveats_come_from_the_run() -> None:
     assert "ranking, not erasure" in text and "staleRate" in text
     assert "One machine: Linux-test, 2 CPUs" in text
     natural = result(backend("A", {}), generator="natural")
-    natural["scenario"]["data_stats"] = {
+    natural.scenario.data_stats = {
         str(s): {"question_overlap": {"probe": {"n": 120, "zero_overlap_share": 0.25,
                                                 "share": {"mean": 0.4 + s / 100}}}}
         for s in range(5)}
+    natural.scenario.caveats = continual_caveats("natural")(
+        {"consolidate": False}, natural.scenario.data_stats)  # as the run writes them
     text_natural = "\n".join(caveats(analyse(natural)))
     assert "Synthetic facts" not in text_natural
     assert "shares on average 42% of its content words" in text_natural
@@ -126,7 +132,8 @@ def test_html_draws_real_plots() -> None:
 
 def test_csv_has_a_row_per_backend_and_seed() -> None:
     rows = list(csv.DictReader(io.StringIO(render_csv(_doc()))))
-    assert len(rows) == 10 and tuple(rows[0]) == COLUMNS
+    columns = (*FIXED_COLUMNS, *(m.name for m in CONTINUAL_METRICS))
+    assert len(rows) == 10 and tuple(rows[0]) == columns
     rag = [r for r in rows if r["backend"] == "rag"]
     assert rag[0]["gateRecall"] == "" and rag[0]["recall1_before"] == "0.5"
     assert rag[4]["status"] == "failed" and rag[4]["recall1_before"] == ""

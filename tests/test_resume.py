@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from memory_bench.result import write_result
+from memory_bench.harness.reduce import pairs_dir_for
+from memory_bench.results.io import dumps, write_bytes_atomic
 
 
 def _files(root: Path) -> set[str]:
@@ -17,22 +18,33 @@ def _files(root: Path) -> set[str]:
 
 def test_write_result_is_atomic(tmp_path: Path) -> None:
     out = tmp_path / "r.json"
-    write_result(out, {"schema": "memory-bench/1.0", "n": 1})
+    write_bytes_atomic(out, b'{"schema": "memory-bench/2.0", "n": 1}')
     with pytest.raises(TypeError):
-        write_result(out, {"schema": "memory-bench/1.0", "bad": object()})
-    assert json.loads(out.read_text()) == {"schema": "memory-bench/1.0", "n": 1}
+        write_bytes_atomic(out, dumps({"schema": "memory-bench/2.0", "bad": object()}))
+    assert json.loads(out.read_text()) == {"schema": "memory-bench/2.0", "n": 1}
     assert [p.name for p in tmp_path.iterdir()] == ["r.json"]  # no temporary file left
 
 
 def _interrupt(path: Path, keep: dict[str, list[int]], fail: dict[str, list[int]] = {}) -> dict:  # noqa: B006
-    """Make a finished result look interrupted: drop runs not in ``keep``, mark ``fail``."""
+    """Make a finished result look interrupted: drop runs not in ``keep`` (from the result
+    and its pair files), mark ``fail`` as failed."""
     doc = json.loads(path.read_text())
     for b in doc["backends"]:
         b["runs"] = [r for r in b["runs"] if r["seed"] in keep.get(b["label"], [])]
         for r in b["runs"]:
             if r["seed"] in fail.get(b["label"], []):
-                r.update(status="failed", error="RuntimeError: simulated")
-                r.pop("metrics")
+                r.update(status="failed", error="RuntimeError: simulated", metrics={})
+                r.pop("records")
+    for pair in pairs_dir_for(path).glob("*.json"):
+        entry = json.loads(pair.read_text())
+        label, seed = entry["label"], entry["run"]["seed"]
+        run = next((r for b in doc["backends"] if b["label"] == label for r in b["runs"]
+                    if r["seed"] == seed), None)
+        if run is None:
+            pair.unlink()
+        else:
+            entry["run"] = run
+            pair.write_text(json.dumps(entry))
     doc["status"] = "interrupted"
     path.write_text(json.dumps(doc))
     return doc
@@ -128,7 +140,7 @@ def test_resume_refuses_changed_defaults_versions_and_data(cli) -> None:
 
 @pytest.mark.parametrize(
     ("content", "message"),
-    [("{\"schema\": \"memory-bench/1.0\", \"run", "truncated"), ("hello", "not valid JSON"),
+    [("{\"schema\": \"memory-bench/2.0\", \"run", "truncated"), ("hello", "not valid JSON"),
      (json.dumps({"schema": "other/1.0"}), "has schema")],
 )
 def test_resume_refuses_unreadable_files(cli, content: str, message: str) -> None:

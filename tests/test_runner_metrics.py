@@ -7,17 +7,18 @@ from pathlib import Path
 import fake_backends
 import pytest
 
+from memory_bench.harness.runner import RunConfig, run_benchmark
 from memory_bench.plugins import load_plugins
-from memory_bench.result import load_result
-from memory_bench.runner import RunConfig, run_benchmark
-from memory_bench.scenario import load_scenario
-from memory_bench.selection import select_backends
+from memory_bench.plugins.selection import select_backends
+from memory_bench.results.io import load_result
+from memory_bench.scenarios.spec import load_scenario
 
 
 def _run(tmp_path: Path, specs: list[str], seeds: list[int] | None = None, **overrides):
     loaded = load_plugins([("fake_backends", fake_backends)], autoload=False)
     scenario = load_scenario("smoke", overrides or None)
     cfg = RunConfig(
+        plugins=loaded,
         selections=select_backends(loaded.registry, specs),
         scenario=scenario,
         seeds=seeds or [0],
@@ -28,8 +29,8 @@ def _run(tmp_path: Path, specs: list[str], seeds: list[int] | None = None, **ove
 
 
 def _metrics(result, label, seed_index=0):
-    b = next(b for b in result["backends"] if b["label"] == label)
-    return b["runs"][seed_index]["metrics"]
+    b = next(b for b in result.backends if b.label == label)
+    return b.runs[seed_index].metrics
 
 
 def test_perfect_backend_scores_exactly(tmp_path: Path) -> None:
@@ -83,37 +84,40 @@ def test_no_provenance_scores_zero_by_construction(tmp_path: Path) -> None:
 
 def test_failing_backend_is_recorded_and_others_run(tmp_path: Path) -> None:
     result, _ = _run(tmp_path, ["fake-broken-query", "fake-perfect"])
-    broken = next(b for b in result["backends"] if b["label"] == "fake-broken-query")
-    assert broken["runs"][0]["status"] == "failed"
-    assert "index corrupted" in broken["runs"][0]["error"]
-    assert broken["runs"][0]["cleanup"]["ok"] is True  # cleaned up on failure too
+    broken = next(b for b in result.backends if b.label == "fake-broken-query")
+    assert broken.runs[0].status == "failed"
+    assert "index corrupted" in broken.runs[0].error
+    assert broken.runs[0].cleanup.ok is True  # cleaned up on failure too
     assert _metrics(result, "fake-perfect")["recall1_before"] == 1.0
 
 
 def test_records_allow_recomputation_and_file_is_complete(tmp_path: Path) -> None:
     _, cfg = _run(tmp_path, ["fake-perfect"], seeds=[0, 1])
     saved = load_result(cfg.out)
-    assert saved["schema"] == "memory-bench/1.0"
-    assert saved["status"] == "complete"
-    run = saved["backends"][0]["runs"][1]
-    probes = [p for p in run["records"]["probes"] if p["phase"] == "probe"]
+    assert saved.schema == "memory-bench/2.0"
+    assert saved.status == "complete"
+    run = saved.backends[0].runs[1]
+    probes = [p for p in run.records.probes if p.tag == "probe"]
     assert len(probes) == 12
     first = probes[0]
-    assert set(first) >= {"question", "expected", "returned", "latency_ms"}
-    assert first["returned"][0] == first["expected"]
-    assert run["records"]["cleanup"] == {
-        "prefix": f"bench-{cfg.run_id}-s1-", "removed": run["records"]["cleanup"]["removed"],
+    assert first.question and first.latency_ms > 0
+    assert first.returned[0] == first.expected[0]
+    assert run.cleanup is not None and run.cleanup.to_dict() == {
+        "prefix": f"bench-{cfg.run_id}-s1-", "removed": run.cleanup.removed,
         "left": 0, "ok": True,
     }
-    summary = saved["backends"][0]["summary"]["recall1_before"]
-    assert summary == {"mean": 1.0, "std": 0.0, "ci_low": 1.0, "ci_high": 1.0, "n": 2}
-    assert set(saved["scenario"]["data_hashes"]) == {"0", "1"}
+    summary = saved.backends[0].summary["recall1_before"]
+    assert summary.to_dict() == {"mean": 1.0, "std": 0.0, "ci_low": 1.0, "ci_high": 1.0,
+                                 "n": 2}
+    assert (cfg.out.parent / "r.pairs").is_dir()  # one file per finished pair
+    assert len(list((cfg.out.parent / "r.pairs").glob("*.json"))) == 2
+    assert set(saved.scenario.data_hashes) == {"0", "1"}
 
 
 def test_same_seed_same_hash_and_metrics(tmp_path: Path) -> None:
     a, _ = _run(tmp_path / "a", ["fake-perfect", "fake-forgetful"])
     b, _ = _run(tmp_path / "b", ["fake-perfect", "fake-forgetful"])
-    assert a["scenario"]["data_hashes"] == b["scenario"]["data_hashes"]
+    assert a.scenario.data_hashes == b.scenario.data_hashes
     skip = {"latency_p50_ms", "latency_p95_ms", "ingest_items_per_s"}
     for label in ("fake-perfect", "fake-forgetful"):
         ma, mb = _metrics(a, label), _metrics(b, label)
@@ -124,7 +128,7 @@ def test_same_seed_same_hash_and_metrics(tmp_path: Path) -> None:
 
 def test_same_backend_twice_gets_distinct_labels(tmp_path: Path) -> None:
     result, _ = _run(tmp_path, ["fake-forgetful:capacity=24", "fake-forgetful:capacity=30"])
-    labels = [b["label"] for b in result["backends"]]
+    labels = [b.label for b in result.backends]
     assert labels == ["fake-forgetful:capacity=24", "fake-forgetful:capacity=30"]
     assert _metrics(result, labels[0])["retention"] == 0.0
     assert _metrics(result, labels[1])["retention"] == 0.5

@@ -7,13 +7,15 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from scenario_helpers import PLUGINS, generate, load_scenario, script
 
-from memory_bench.generators import generate
-from memory_bench.scenario import Scenario, ScenarioError, load_scenario
+from memory_bench.scenarios.continual import ContinualParams
+from memory_bench.scenarios.script import Write
+from memory_bench.scenarios.spec import ScenarioError, resolve_scenario
 
 
 def test_default_scenario_has_protocol_numbers() -> None:
-    s = load_scenario("default")
+    s = ContinualParams.from_params(load_scenario("default").params)
     assert (s.facts, s.noise, s.updates) == (120, 600, 30)
     assert (s.gate_empty, s.gate_short, s.gate_duplicate, s.gate_clean) == (20, 20, 20, 30)
     assert (s.reinforce_cells, s.reinforce_queries, s.k) == (10, 5, 5)
@@ -89,12 +91,13 @@ def test_updates_and_reinforce_selection() -> None:
 
 
 def test_bind_changes_only_the_run_tag() -> None:
-    d = generate(load_scenario("smoke"), 0)
-    b = d.bind("20260101T000000-abcd-s0")
-    assert b.facts[0].item.id == "bench-20260101T000000-abcd-s0-e1-0000"
-    assert b.facts[0].item.text == d.facts[0].item.text
-    with pytest.raises(ValueError):
-        b.items_hash()
+    s = script(load_scenario("smoke"), 0)
+    b = s.bind("bench-20260101T000000-abcd-s0-")
+    first, bound = s.steps[0], b.steps[0]
+    assert isinstance(first, Write) and isinstance(bound, Write)
+    assert bound.items[0].id == "bench-20260101T000000-abcd-s0-e1-0000"
+    assert bound.items[0].text == first.items[0].text
+    assert b.data_hash == s.data_hash == generate(load_scenario("smoke"), 0).items_hash()
 
 
 def test_no_possessive_typos() -> None:
@@ -107,11 +110,13 @@ def test_no_possessive_typos() -> None:
     ("body", "message"),
     [
         ("facts = [", "not valid TOML"),
-        ("factz = 3", "unknown key 'factz'"),
-        ("facts = 0", "facts must be positive"),
-        ("noise = -1", "noise must be positive"),
-        ("gate_short = -2", "must not be negative"),
-        ("facts = 'many'", "must be an integer"),
+        ("factz = 3", "unknown parameter 'factz'"),
+        ("facts = 0", "parameter facts: 0 is below 1"),
+        ("noise = -1", "parameter noise: -1 is below 1"),
+        ("gate_short = -2", "is below 0"),
+        ("facts = 'many'", "expected int"),
+        ("k = 5.5", "expected int"),
+        ("consolidate = 'perhaps'", "expected a boolean"),
         ("facts = 1000\nnoise = 1000", "distinct subjects"),
         ("generator = 'nope'", "unknown generator"),
         ("updates = 200", "updates"),
@@ -126,8 +131,8 @@ def test_bad_scenario_files(tmp_path: Path, body: str, message: str) -> None:
 
 def test_overrides_are_validated() -> None:
     s = load_scenario("smoke", {"facts": "20", "consolidate": "true"})
-    assert s.facts == 20 and s.consolidate is True
-    with pytest.raises(ScenarioError, match="unknown key"):
+    assert s.params["facts"] == 20 and s.params["consolidate"] is True
+    with pytest.raises(ScenarioError, match="unknown parameter"):
         load_scenario("smoke", {"colour": "red"})
     with pytest.raises(ScenarioError, match="unknown scenario"):
         load_scenario("no-such-scenario")
@@ -135,13 +140,15 @@ def test_overrides_are_validated() -> None:
 
 def test_scenario_roundtrip() -> None:
     s = load_scenario("smoke")
-    assert Scenario.from_dict(s.to_dict()) == s
+    data = s.to_dict()
+    again = resolve_scenario(PLUGINS.scenarios, {**data.pop("params"), **data}, "round trip")
+    assert again == s
 
 
 @pytest.mark.parametrize("seed", range(4))
 def test_generator_at_its_capacity_limit(seed: int) -> None:
     # MAX_SUBJECTS subjects, every fact updated: the worst case for the name pools.
-    from memory_bench.generators.templated import MAX_SUBJECTS
+    from memory_bench.scenarios.generators.templated import MAX_SUBJECTS
 
     facts = MAX_SUBJECTS - 31
     s = load_scenario("default", {"facts": str(facts), "updates": str(facts), "noise": "1",

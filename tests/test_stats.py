@@ -7,8 +7,19 @@ import math
 import pytest
 from scipy import stats as sps
 
-from memory_bench.metrics import BY_NAME
-from memory_bench.stats import bootstrap_ci, metric_bounds, sign_flip_p, summarize, t_interval
+from memory_bench.analysis.stats import (
+    bootstrap_ci,
+    sign_flip_p,
+    summarize,
+    t_interval,
+)
+from memory_bench.metrics.continual import CONTINUAL_METRICS
+
+BY_NAME = {m.name: m.spec for m in CONTINUAL_METRICS}
+
+
+def metric_bounds(spec):
+    return spec.bounds
 
 
 def test_constant_metric_has_zero_width_interval() -> None:

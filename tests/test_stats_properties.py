@@ -6,8 +6,8 @@ from constructed_results import backend, result
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memory_bench.compare import analyse
-from memory_bench.stats import sign_flip_p, summarize
+from memory_bench.analysis.compare import analyse
+from memory_bench.analysis.stats import sign_flip_p, summarize
 
 shares = st.lists(st.floats(0, 1, allow_nan=False), min_size=2, max_size=8)
 pairs = st.lists(st.tuples(st.floats(0, 1), st.floats(0, 1)), min_size=5, max_size=5)
@@ -33,9 +33,9 @@ def test_sign_flip_p_is_a_probability_not_below_its_floor(diffs: list[float]) ->
 def test_verdicts_are_antisymmetric(values: list[tuple[float, float]]) -> None:
     a = backend("A", {"recall1_before": [x for x, _ in values]})
     b = backend("B", {"recall1_before": [y for _, y in values]})
-    ab = analyse(result(a, b))["comparisons"]
-    ba = analyse(result(b, a))["comparisons"]
+    ab = analyse(result(a, b)).comparisons or []
+    ba = analyse(result(b, a)).comparisons or []
     flip = {"ahead": "behind", "behind": "ahead", "tie": "tie"}
-    v_ab = next(c["verdict"] for c in ab if c["metric"] == "recall1_before")
-    v_ba = next(c["verdict"] for c in ba if c["metric"] == "recall1_before")
+    v_ab = next(c.verdict for c in ab if c.metric == "recall1_before")
+    v_ba = next(c.verdict for c in ba if c.metric == "recall1_before")
     assert flip[v_ab] == v_ba

@@ -13,11 +13,11 @@ from __future__ import annotations
 import argparse
 
 import numpy as np
+from memory_bench_embed import get_embedder
 
-from memory_bench.embedding import get_embedder
-from memory_bench.generators import generate
-from memory_bench.paths import default_cache_dir
-from memory_bench.scenario import load_scenario
+from memory_bench.results.paths import default_cache_dir
+from memory_bench.scenarios.builtin import continual_data as generate
+from memory_bench.scenarios.spec import load_scenario
 
 WEIGHTS = (0.0, 0.05, 0.1, 0.15, 0.2, 0.3)
 HALF_LIVES = (0.5, 1.0, 3.0, 6.0, 24.0)

@@ -2,33 +2,32 @@
 
 The file a reader loads into a spreadsheet or pandas to redo the statistics;
 an empty cell is a metric the backend could not report (or a failed run).
+Columns are the result's declared metrics, then their per-category keys.
 """
 
 from __future__ import annotations
 
 import csv
 import io
-from typing import Any
 
-from memory_bench.metrics import METRICS
+from memory_bench.analysis.compare import metric_keys
+from memory_bench.results.model import Result
 
-__all__ = ["COLUMNS", "render_csv"]
+__all__ = ["FIXED_COLUMNS", "render_csv"]
 
-COLUMNS = ("run_id", "backend", "name", "seed", "data_hash", "status", "error",
-           *(m.name for m in METRICS))
+FIXED_COLUMNS = ("run_id", "backend", "name", "seed", "data_hash", "status", "error")
 
 
-def render_csv(result: dict[str, Any]) -> str:
+def render_csv(result: Result) -> str:
+    keys = metric_keys(result)
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow(COLUMNS)
-    for b in result["backends"]:
-        for r in b.get("runs", []):
-            metrics = r.get("metrics") or {}
+    writer.writerow([*FIXED_COLUMNS, *keys])
+    for b in result.backends:
+        for r in b.runs:
             writer.writerow([
-                result.get("run_id"), b["label"], b.get("name", b["label"]), r.get("seed"),
-                r.get("data_hash", ""), r.get("status"), r.get("error") or "",
-                *("" if metrics.get(m.name) is None else repr(float(metrics[m.name]))
-                  for m in METRICS),
+                result.run_id, b.label, b.name, r.seed, r.data_hash or "", r.status,
+                r.error or "",
+                *("" if r.metrics.get(k) is None else repr(float(r.metrics[k])) for k in keys),
             ])
     return buf.getvalue()

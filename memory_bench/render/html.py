@@ -14,7 +14,7 @@ from html import escape
 from typing import Any
 
 from memory_bench.render import sections as S
-from memory_bench.result import scenario_params
+from memory_bench.results.model import Result
 
 __all__ = ["render_html"]
 
@@ -63,14 +63,14 @@ def _img(png: bytes, alt: str) -> str:
     return f'<img alt="{escape(alt)}" src="data:image/png;base64,{data}">'
 
 
-def render_html(result: dict[str, Any], plots: Mapping[str, bytes] | None = None) -> str:
+def render_html(result: Result, plots: Mapping[str, bytes] | None = None) -> str:
     """``plots``: PNG bytes by name (``render_plots``); drawn here when not given."""
     if plots is None:
         from memory_bench.render.plots import render_plots
 
         plots = render_plots(result)
-    scen = result["scenario"]
-    title = f"memory-bench comparison — {scen.get('name')}"
+    scen = result.scenario
+    title = f"memory-bench comparison — {scen.name}"
     parts = [
         "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
@@ -83,8 +83,15 @@ def render_html(result: dict[str, Any], plots: Mapping[str, bytes] | None = None
         parts.append(_img(plots["bars"], "Per-metric means with 95% intervals"))
     if "quality-latency" in plots:
         parts.append(_img(plots["quality-latency"], "Quality against p50 latency"))
-    parts += ["<h3>Other metrics</h3>", _table(*S.other_table(result)),
-              "<h2>Capabilities</h2>", f'<p class="note">{escape(S.CAPS_NOTE)}</p>',
+    head, rows = S.other_table(result)
+    if len(head) > 2:
+        parts += ["<h3>Other metrics</h3>", _table(head, rows)]
+    categories = S.category_tables(result)
+    if categories:
+        parts += ["<h3>By category</h3>", f'<p class="note">{escape(S.CATEGORY_NOTE)}</p>']
+        for label, head, rows in categories:
+            parts += [f"<p><b>{escape(label)}</b></p>", _table(head, rows)]
+    parts += ["<h2>Capabilities</h2>", f'<p class="note">{escape(S.CAPS_NOTE)}</p>',
               _table(*S.capability_table(result)),
               "<h2>Paired verdicts</h2>", f'<p class="note">{escape(S.VERDICT_NOTE)}</p>']
     head, rows = S.verdict_table(result)
@@ -115,15 +122,15 @@ def render_html(result: dict[str, Any], plots: Mapping[str, bytes] | None = None
     if misses:
         parts += ["<h2>Sample misses</h2>", f'<p class="note">{escape(S.MISSES_NOTE)}</p>',
                   _table(*misses, wrap=True)]
-    params = scenario_params(result)
-    hashes = scen.get("data_hashes", {})
+    params = S.scenario_params(result)
+    hashes = scen.data_hashes
     parts += [
         "<h2>Scenario</h2>", f"<pre>{escape(json.dumps(params, indent=1, ensure_ascii=False))}"
         "</pre>", "<p>Data hashes per seed:</p><ul>",
         *(f"<li>seed {escape(str(s))}: <code>{escape(str(h))}</code></li>"
           for s, h in hashes.items()),
         "</ul>", "<h2>Manifest</h2>",
-        f"<pre>{escape(json.dumps(result.get('manifest', {}), indent=1, ensure_ascii=False))}"
+        f"<pre>{escape(json.dumps(result.manifest, indent=1, ensure_ascii=False))}"
         "</pre>", "</body></html>", "",
     ]
     return "\n".join(parts)

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from memory_bench.render import sections as S
-from memory_bench.result import scenario_params
+from memory_bench.results.model import Result
 
 __all__ = ["md_escape", "render_headline", "render_markdown"]
 
@@ -36,19 +36,19 @@ def _code(text: str) -> str:
     return f"{fence}{text}{fence}"
 
 
-def render_headline(result: dict[str, Any]) -> str:
+def render_headline(result: Result) -> str:
     """The results table and its legend alone: what the README quotes."""
-    seeds = len(result.get("seeds", []))
+    seeds = len(result.seeds)
     lines = _table(*S.results_table(result))
-    lines.append(md_escape(f"{result['scenario'].get('name')} scenario, {seeds} seed(s), run "
-                           f"{result['run_id']}. {S.RESULTS_NOTE}"))
+    lines.append(md_escape(f"{result.scenario.name} scenario, {seeds} seed(s), run "
+                           f"{result.run_id}. {S.RESULTS_NOTE}"))
     return "\n".join(lines) + "\n"
 
 
-def render_markdown(result: dict[str, Any], images: Mapping[str, str] | None = None) -> str:
+def render_markdown(result: Result, images: Mapping[str, str] | None = None) -> str:
     """``images`` maps a plot name (``bars``, ``quality-latency``) to a relative path."""
-    scen = result["scenario"]
-    out = [f"# memory-bench comparison — {md_escape(scen.get('name'))}", "",
+    scen = result.scenario
+    out = [f"# memory-bench comparison — {md_escape(scen.name)}", "",
            md_escape(S.run_line(result)), ""]
     out += ["## Results", "", md_escape(S.RESULTS_NOTE), ""]
     out += _table(*S.results_table(result))
@@ -56,8 +56,16 @@ def render_markdown(result: dict[str, Any], images: Mapping[str, str] | None = N
         out += [f"![Per-metric means with 95% intervals]({images['bars']})", ""]
     if images and "quality-latency" in images:
         out += [f"![Quality against p50 latency]({images['quality-latency']})", ""]
-    out += ["### Other metrics", ""]
-    out += _table(*S.other_table(result))
+    head, rows = S.other_table(result)
+    if len(head) > 2:
+        out += ["### Other metrics", ""]
+        out += _table(head, rows)
+    categories = S.category_tables(result)
+    if categories:
+        out += ["### By category", "", md_escape(S.CATEGORY_NOTE), ""]
+        for label, head, rows in categories:
+            out += [f"**{md_escape(label)}**", ""]
+            out += _table(head, rows)
     out += ["## Capabilities", "", md_escape(S.CAPS_NOTE), ""]
     out += _table(*S.capability_table(result))
     out += ["## Paired verdicts", "", md_escape(S.VERDICT_NOTE), ""]
@@ -87,12 +95,12 @@ def render_markdown(result: dict[str, Any], images: Mapping[str, str] | None = N
     if misses:
         out += ["## Sample misses", "", md_escape(S.MISSES_NOTE), ""]
         out += _table(*misses)
-    params = scenario_params(result)
+    params = S.scenario_params(result)
     out += ["## Scenario", "", *_block(json.dumps(params, indent=1, ensure_ascii=False)),
             "Data hashes per seed:", ""]
-    out += [f"- seed {md_escape(s)}: {_code(h)}" for s, h in scen.get("data_hashes", {}).items()]
+    out += [f"- seed {md_escape(s)}: {_code(h)}" for s, h in scen.data_hashes.items()]
     out += ["", "## Manifest", "",
-            *_block(json.dumps(result.get("manifest", {}), indent=1, ensure_ascii=False))]
+            *_block(json.dumps(result.manifest, indent=1, ensure_ascii=False))]
     return "\n".join(out)
 
 

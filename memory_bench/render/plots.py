@@ -7,9 +7,8 @@ from __future__ import annotations
 import io
 from typing import Any
 
-from memory_bench.metrics import BY_NAME
-from memory_bench.paths import PLOT_NAMES
-from memory_bench.render.format import REPORT_METRICS
+from memory_bench.results.model import BackendEntry, MetricSummary, Result
+from memory_bench.results.paths import PLOT_NAMES
 
 __all__ = ["PLOTS", "render_plots"]
 
@@ -32,11 +31,15 @@ def _colors(plt: Any, n: int) -> list[Any]:
     return [cmap(i % cmap.N) for i in range(n)]
 
 
-def _err(s: dict[str, Any]) -> tuple[float, float]:
+def _err(s: MetricSummary) -> tuple[float, float]:
     """Lower and upper error-bar lengths from a summary (0 without an interval)."""
-    if s.get("ci_low") is None or s.get("n", 0) < 2:
+    if s.mean is None or s.ci_low is None or s.ci_high is None or s.n < 2:
         return 0.0, 0.0
-    return max(0.0, s["mean"] - s["ci_low"]), max(0.0, s["ci_high"] - s["mean"])
+    return max(0.0, s.mean - s.ci_low), max(0.0, s.ci_high - s.mean)
+
+
+def _summary(b: BackendEntry, name: str) -> MetricSummary:
+    return b.summary.get(name) or MetricSummary()
 
 
 def _short(x: float) -> str:
@@ -51,35 +54,36 @@ def _png(plt: Any, fig: Any) -> bytes:
     return buf.getvalue()
 
 
-def _bars(plt: Any, result: dict[str, Any]) -> bytes:
-    backends = result["backends"]
+def _bars(plt: Any, result: Result) -> bytes:
+    backends = result.backends
+    metrics = result.section("results")
     colors = _colors(plt, len(backends))
-    cols = 5
-    rows = -(-len(REPORT_METRICS) // cols)
+    cols = min(5, max(1, len(metrics)))
+    rows = max(1, -(-len(metrics) // cols))
     fig, axes = plt.subplots(rows, cols, figsize=(3.1 * cols, 2.9 * rows + 0.8), squeeze=False)
-    for ax, name in zip(axes.flat, REPORT_METRICS, strict=False):
-        metric = BY_NAME[name]
+    for ax, metric in zip(axes.flat, metrics, strict=False):
+        name = metric.name
         tops = []
         for i, b in enumerate(backends):
-            s = b.get("summary", {}).get(name) or {}
-            if s.get("mean") is None:
+            s = _summary(b, name)
+            if s.mean is None:
                 continue
             lo, hi = _err(s)
-            ax.bar(i, s["mean"], color=colors[i], width=0.75,
+            ax.bar(i, s.mean, color=colors[i], width=0.75,
                    yerr=[[lo], [hi]], capsize=4, ecolor="0.15", error_kw={"lw": 1.2})
-            tops.append(s["mean"] + hi)
+            tops.append(s.mean + hi)
         if metric.share:
             ax.set_ylim(0, 1.12)
         elif tops and max(tops) > 0:
             ax.set_ylim(0, max(tops) * 1.15)
         ymax = ax.get_ylim()[1]
         for i, b in enumerate(backends):
-            s = b.get("summary", {}).get(name) or {}
-            if s.get("mean") is None:
+            s = _summary(b, name)
+            if s.mean is None:
                 ax.text(i, ymax * 0.03, "not supported", rotation=90, ha="center",
                         va="bottom", fontsize=7, color="0.45")
             else:
-                ax.text(i, s["mean"] + _err(s)[1] + ymax * 0.01, _short(s["mean"]),
+                ax.text(i, s.mean + _err(s)[1] + ymax * 0.01, _short(s.mean),
                         ha="center", va="bottom", fontsize=6.5, color="0.2")
         arrow = "↑" if metric.higher_is_better else "↓"
         ax.set_title(f"{metric.label} ({arrow} better)", fontsize=10)
@@ -87,50 +91,55 @@ def _bars(plt: Any, result: dict[str, Any]) -> bytes:
         ax.set_xlim(-0.6, len(backends) - 0.4)
         ax.grid(axis="y", alpha=0.3)
         ax.tick_params(labelsize=8)
-    for ax in list(axes.flat)[len(REPORT_METRICS):]:
+    for ax in list(axes.flat)[len(metrics):]:
         ax.axis("off")
     handles = [plt.Rectangle((0, 0), 1, 1, color=c) for c in colors]
-    fig.legend(handles, [b["label"] for b in backends], loc="lower center",
-               ncol=min(len(backends), 6), frameon=False, fontsize=9)
-    n = len(result.get("seeds", []))
+    fig.legend(handles, [b.label for b in backends], loc="lower center",
+               ncol=max(1, min(len(backends), 6)), frameon=False, fontsize=9)
+    n = len(result.seeds)
     fig.suptitle(f"Mean over {n} seed(s) with 95% t-interval", fontsize=11)
     # Fixed margins instead of tight_layout: one draw instead of three (~1 s saved).
     fig.subplots_adjust(left=0.04, right=0.99, top=0.86, bottom=0.12, wspace=0.28, hspace=0.3)
     return _png(plt, fig)
 
 
-def _quality_latency(plt: Any, result: dict[str, Any]) -> bytes:
+def _quality_latency(plt: Any, result: Result) -> bytes | None:
     from matplotlib import ticker
 
-    backends = result["backends"]
+    backends = result.backends
+    quality = [m for m in result.metrics if m.axis == "quality"]
+    latency = next((m for m in result.metrics if m.axis == "latency"), None)
+    if not quality or latency is None:
+        return None
     colors = _colors(plt, len(backends))
-    fig, axes = plt.subplots(1, 2, figsize=(11, 4.4))
-    lats = [((b.get("summary", {}).get("latency_p50_ms") or {}).get("mean")) for b in backends]
+    fig, axes = plt.subplots(1, len(quality), figsize=(5.5 * len(quality), 4.4), squeeze=False)
+    axes = list(axes.flat)
+    lats = [_summary(b, latency.name).mean for b in backends]
     positive = [x for x in lats if x]
     log = bool(positive) and max(positive) / min(positive) > 20
-    for ax, name in zip(axes, ("recall1_before", "retention"), strict=True):
+    for ax, metric in zip(axes, quality, strict=True):
+        name = metric.name
         for i, b in enumerate(backends):
-            s = b.get("summary", {})
-            q, lat = s.get(name) or {}, s.get("latency_p50_ms") or {}
-            if q.get("mean") is None or lat.get("mean") is None:
+            q, lat = _summary(b, name), _summary(b, latency.name)
+            if q.mean is None or lat.mean is None:
                 continue
             ylo, yhi = _err(q)
             xlo, xhi = _err(lat)
-            ax.errorbar(lat["mean"], q["mean"], yerr=[[ylo], [yhi]], xerr=[[xlo], [xhi]],
+            ax.errorbar(lat.mean, q.mean, yerr=[[ylo], [yhi]], xerr=[[xlo], [xhi]],
                         fmt=MARKERS[i % len(MARKERS)], ms=8, color=colors[i],
-                        ecolor=colors[i], capsize=3, label=b["label"], alpha=0.9)
+                        ecolor=colors[i], capsize=3, label=b.label, alpha=0.9)
         if log:
             ax.set_xscale("log")
             ax.xaxis.set_major_formatter(ticker.FuncFormatter(lambda x, _: f"{x:g}"))
             ax.xaxis.set_minor_formatter(ticker.NullFormatter())
         else:
             ax.set_xlim(left=0)
-        ax.set_xlabel("p50 query latency, ms" + (" (log scale)" if log else ""))
-        ax.set_ylabel(BY_NAME[name].label)
-        tops = [((b.get("summary", {}).get(name) or {}).get("ci_high") or 0) for b in backends]
+        ax.set_xlabel(f"{latency.label}" + (" (log scale)" if log else ""))
+        ax.set_ylabel(metric.label)
+        tops = [_summary(b, name).ci_high or 0 for b in backends]
         ax.set_ylim(bottom=-0.03, top=max([1.08, *(t * 1.05 for t in tops)]))
         ax.grid(alpha=0.3)
-        ax.set_title(f"{BY_NAME[name].label} against latency (up and left is better)",
+        ax.set_title(f"{metric.label} against latency (up and left is better)",
                      fontsize=10)
     handles, labels = axes[0].get_legend_handles_labels()
     ncol = max(1, min(len(labels), 4))
@@ -143,7 +152,11 @@ def _quality_latency(plt: Any, result: dict[str, Any]) -> bytes:
     return _png(plt, fig)
 
 
-def render_plots(result: dict[str, Any]) -> dict[str, bytes]:
-    """Every plot, by name (``PLOTS``), as PNG bytes."""
+def render_plots(result: Result) -> dict[str, bytes]:
+    """Every plot the result's declarations call for, by name (``PLOTS``), as PNG bytes."""
     plt = _pyplot()
-    return {"bars": _bars(plt, result), "quality-latency": _quality_latency(plt, result)}
+    out = {"bars": _bars(plt, result)}
+    ql = _quality_latency(plt, result)
+    if ql is not None:
+        out["quality-latency"] = ql
+    return out

@@ -4,18 +4,18 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
-from memory_bench.compare import ensure_analysis
-from memory_bench.paths import PLOT_NAMES, OutputError, check_writable
+from memory_bench.analysis.compare import ensure_analysis
+from memory_bench.results.model import Result
+from memory_bench.results.paths import PLOT_NAMES, OutputError, check_writable
 
 __all__ = ["render_text", "render_to"]
 
 
-def render_text(result: dict[str, Any], fmt: str) -> str:
+def render_text(result: Result, fmt: str) -> str:
     """One text format of an analysed result."""
     if fmt == "json":
-        return json.dumps(result, indent=1, ensure_ascii=False)
+        return json.dumps(result.to_dict(), indent=1, ensure_ascii=False)
     if fmt == "table":
         from memory_bench.render.table import render_table
 
@@ -33,7 +33,7 @@ def render_text(result: dict[str, Any], fmt: str) -> str:
     return render_headline(result) if fmt == "headline" else render_markdown(result)
 
 
-def _write_plots(result: dict[str, Any], out: Path | None, stem: str) -> None:
+def _write_plots(result: Result, out: Path | None, stem: str) -> None:
     """PNGs need a directory: ``<out>/<stem>-<plot>.png``, never overwriting."""
     from memory_bench.render.plots import render_plots
 
@@ -50,7 +50,7 @@ def _write_plots(result: dict[str, Any], out: Path | None, stem: str) -> None:
         print(targets[name])
 
 
-def render_to(result: dict[str, Any], fmt: str, out: Path | None, *, stem: str) -> int:
+def render_to(result: Result, fmt: str, out: Path | None, *, stem: str) -> int:
     """Analyse a file written without comparisons, then print or write one format."""
     ensure_analysis(result)
     if fmt == "png":

@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
-from memory_bench.compare import ensure_analysis
-from memory_bench.paths import ReportPaths
-from memory_bench.result import write_bytes_atomic, write_result
+from memory_bench.analysis.compare import ensure_analysis
+from memory_bench.results.io import write_bytes_atomic, write_result
+from memory_bench.results.model import Result
+from memory_bench.results.paths import ReportPaths
 
 __all__ = ["save_report"]
 
 
 def save_report(
-    result: dict[str, Any], paths: ReportPaths, *, written: Path | None = None
+    result: Result, paths: ReportPaths, *, written: Path | None = None
 ) -> ReportPaths:
     """Analyse when needed, then write every file of ``paths`` (made unique beforehand).
 
@@ -36,7 +36,7 @@ def save_report(
         write_result(paths.json, result)
     for name, png in plots.items():
         paths.plots[name].write_bytes(png)
-    images = {name: p.name for name, p in paths.plots.items()}
+    images = {name: p.name for name, p in paths.plots.items() if name in plots}
     paths.md.write_text(render_markdown(result, images), encoding="utf-8")
     paths.html.write_text(render_html(result, plots), encoding="utf-8")
     paths.csv.write_text(render_csv(result), encoding="utf-8")

@@ -1,32 +1,29 @@
 """The report's content as plain rows and sentences, shared by Markdown and HTML.
 
-Nothing here is escaped: each renderer escapes every string for its format.
+Which metric goes in which table comes from the result's metric declarations
+(``section``), never from a list of names. Nothing here is escaped: each
+renderer escapes every string for its format.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from memory_bench.capabilities import Capability
-from memory_bench.metrics import BY_NAME, Metric
+from memory_bench.contract.capabilities import Capability
+from memory_bench.metrics.spec import MetricSpec, split_key
 from memory_bench.render.caveats import backend_notes, caveats
-from memory_bench.render.format import (
-    NOT_SUPPORTED,
-    REPORT_METRICS,
-    cell,
-    num,
-    run_counts,
-    verdict_cell,
-)
+from memory_bench.render.format import NOT_SUPPORTED, cell, num, run_counts, verdict_cell
+from memory_bench.results.model import Comparison, Result
 
 __all__ = [
     "CAPS_NOTE",
+    "CATEGORY_NOTE",
     "DIFF_NOTE",
     "MISSES_NOTE",
-    "OTHER_METRICS",
     "RESULTS_NOTE",
     "VERDICT_NOTE",
     "capability_table",
+    "category_tables",
     "caveat_lines",
     "difference_table",
     "failures",
@@ -36,10 +33,9 @@ __all__ = [
     "other_table",
     "results_table",
     "run_line",
+    "scenario_params",
     "verdict_table",
 ]
-
-OTHER_METRICS = ("recall5_before", "recall1_after", "ingest_items_per_s")
 
 RESULTS_NOTE = (
     "Mean over seeds ± half-width of the 95% Student-t interval ([low, high] where the "
@@ -58,124 +54,141 @@ DIFF_NOTE = (
     "Every paired comparison behind the verdicts: mean difference (first − second), its 95% "
     "t-interval, the seeded BCa bootstrap interval and the exact sign-flip p-value."
 )
-MISSES_NOTE = "Up to three phase-2 probes per backend whose expected item was not the first hit."
+MISSES_NOTE = "Up to three probes per backend whose expected item was not the first hit."
+CATEGORY_NOTE = ("The same metric on each category of the records it reads (question "
+                 "categories, kinds of gate items); mean ± half-width of the 95% t-interval.")
 
 
-def run_line(result: dict[str, Any]) -> str:
-    seeds = result.get("seeds", [])
-    return (f"Run {result['run_id']}, started {result.get('started_at')}, finished "
-            f"{result.get('finished_at')} ({result.get('status')}). "
+def run_line(result: Result) -> str:
+    seeds = result.seeds
+    return (f"Run {result.run_id}, started {result.started_at}, finished "
+            f"{result.finished_at} ({result.status}). "
             f"{len(seeds)} seed(s): {', '.join(str(s) for s in seeds)}.")
 
 
-def _metric_table(result: dict[str, Any], names: tuple[str, ...]) -> tuple[list[str], list]:
-    head = ["backend", "runs ok"] + [BY_NAME[m].label for m in names]
+def scenario_params(result: Result) -> dict[str, Any]:
+    """The scenario block as shown: everything but the per-seed data it derived."""
+    d = result.scenario.to_dict()
+    for key in ("data_hashes", "data_stats", "caveats"):
+        d.pop(key, None)
+    return d
+
+
+def _metric_table(result: Result, metrics: list[MetricSpec]) -> tuple[list[str], list]:
+    head = ["backend", "runs ok"] + [m.label for m in metrics]
     rows = []
-    for b in result["backends"]:
-        ok = sum(r.get("status") == "ok" for r in b.get("runs", []))
-        rows.append([b["label"], run_counts(b)] + [
-            cell(b.get("summary", {}).get(m), BY_NAME[m], runs_ok=ok) for m in names
+    for b in result.backends:
+        ok = len(b.ok_runs())
+        rows.append([b.label, run_counts(b)] + [
+            cell(b.summary.get(m.name), m, runs_ok=ok) for m in metrics
         ])
     return head, rows
 
 
-def results_table(result: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
-    return _metric_table(result, REPORT_METRICS)
+def results_table(result: Result) -> tuple[list[str], list[list[str]]]:
+    return _metric_table(result, result.section("results"))
 
 
-def other_table(result: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
-    return _metric_table(result, OTHER_METRICS)
+def other_table(result: Result) -> tuple[list[str], list[list[str]]]:
+    return _metric_table(result, result.section("other"))
 
 
-def capability_table(result: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
+def category_tables(result: Result) -> list[tuple[str, list[str], list[list[str]]]]:
+    """(metric label, head, rows) per per-category metric: a column per category."""
+    out = []
+    keys = result.category_keys()
+    for m in result.metrics:
+        mine = [k for k in keys if split_key(k)[0] == m.name]
+        if not mine:
+            continue
+        head = ["backend", *(split_key(k)[1] or "" for k in mine)]
+        rows = [[b.label, *(cell(b.summary.get(k), m) for k in mine)] for b in result.backends]
+        out.append((m.label, head, rows))
+    return out
+
+
+def capability_table(result: Result) -> tuple[list[str], list[list[str]]]:
     caps = [c.value for c in Capability]
-    rows = [
-        [b["label"], *("yes" if c in set(b.get("capabilities", [])) else NOT_SUPPORTED
-                       for c in caps)]
-        for b in result["backends"]
-    ]
+    rows = [[b.label, *("yes" if b.has(c) else NOT_SUPPORTED for c in caps)]
+            for b in result.backends]
     return ["backend", *caps], rows
 
 
-def _comparisons(result: dict[str, Any]) -> dict[tuple[str, str], dict[str, dict]]:
-    pairs: dict[tuple[str, str], dict[str, dict]] = {}
-    for c in result.get("comparisons", []):
-        pairs.setdefault((c["a"], c["b"]), {})[c["metric"]] = c
+def _comparisons(result: Result) -> dict[tuple[str, str], dict[str, Comparison]]:
+    pairs: dict[tuple[str, str], dict[str, Comparison]] = {}
+    for c in result.comparisons or []:
+        pairs.setdefault((c.a, c.b), {})[c.metric] = c
     return pairs
 
 
-def verdict_table(result: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
-    head = ["first", "second"] + [BY_NAME[m].label for m in REPORT_METRICS]
+def verdict_table(result: Result) -> tuple[list[str], list[list[str]]]:
+    metrics = result.section("results")
+    head = ["first", "second"] + [m.label for m in metrics]
     rows = [
-        [a, b] + [verdict_cell(by_metric.get(m), BY_NAME[m]) for m in REPORT_METRICS]
+        [a, b] + [verdict_cell(by_metric.get(m.name), m) for m in metrics]
         for (a, b), by_metric in _comparisons(result).items()
     ]
     return head, rows
 
 
-def _maybe(x: float | None, metric: Metric) -> str:
+def _maybe(x: float | None, metric: MetricSpec) -> str:
     return NOT_SUPPORTED if x is None else num(x, metric)
 
 
-def _interval(low: float | None, high: float | None, metric: Metric) -> str:
+def _interval(low: float | None, high: float | None, metric: MetricSpec) -> str:
     if low is None or high is None:
         return NOT_SUPPORTED
     return f"[{num(low, metric)}, {num(high, metric)}]"
 
 
-def difference_table(result: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
+def difference_table(result: Result) -> tuple[list[str], list[list[str]]]:
     head = ["first", "second", "metric", "n", "mean diff", "95% t-interval",
             "BCa bootstrap", "sign-flip p", "verdict"]
     rows = []
     for (a, b), by_metric in _comparisons(result).items():
-        for m in REPORT_METRICS:
-            c = by_metric.get(m)
-            if not c or c["verdict"] == "not supported":
+        for m in result.section("results"):
+            c = by_metric.get(m.name)
+            if c is None or c.verdict == "not supported":
                 continue
-            metric = BY_NAME[m]
             rows.append([
-                a, b, metric.label, str(c["n"]), _maybe(c["mean_diff"], metric),
-                _interval(c["ci_low"], c["ci_high"], metric),
-                _interval(c["boot_low"], c["boot_high"], metric),
-                NOT_SUPPORTED if c["p_sign_flip"] is None else f"{c['p_sign_flip']:.3g}",
-                c["verdict"],
+                a, b, m.label, str(c.n), _maybe(c.mean_diff, m),
+                _interval(c.ci_low, c.ci_high, m), _interval(c.boot_low, c.boot_high, m),
+                NOT_SUPPORTED if c.p_sign_flip is None else f"{c.p_sign_flip:.3g}", c.verdict,
             ])
     return head, rows
 
 
-def caveat_lines(result: dict[str, Any]) -> list[str]:
+def caveat_lines(result: Result) -> list[str]:
     return caveats(result)
 
 
-def notes(result: dict[str, Any]) -> list[tuple[str, str]]:
+def notes(result: Result) -> list[tuple[str, str]]:
     return backend_notes(result)
 
 
-def failures(result: dict[str, Any]) -> list[tuple[str, Any, str]]:
-    return [
-        (b["label"], r.get("seed"), f"{r.get('status')}: {r.get('error')}")
-        for b in result["backends"] for r in b.get("runs", []) if r.get("status") != "ok"
-    ]
+def failures(result: Result) -> list[tuple[str, Any, str]]:
+    return [(b.label, r.seed, f"{r.status}: {r.error}")
+            for b in result.backends for r in b.runs if not r.ok]
 
 
-def method(result: dict[str, Any]) -> list[tuple[str, str]]:
-    analysis = result.get("analysis") or {}
-    return [(k, str(v)) for k, v in analysis.items() if k != "version"]
+def method(result: Result) -> list[tuple[str, str]]:
+    return [(k, str(v)) for k, v in (result.analysis or {}).items() if k != "version"]
 
 
-def misses(result: dict[str, Any], per_backend: int = 3) -> tuple[list[str], list] | None:
+def misses(result: Result, per_backend: int = 3) -> tuple[list[str], list] | None:
+    """Probes of the first tag the headline metric reads whose answer was not first."""
+    first = next((m for m in result.metrics if m.reads), None)
+    tag = first.reads[0] if first else "probe"
     rows = []
-    for b in result["backends"]:
-        run = next((r for r in b.get("runs", []) if r.get("status") == "ok"
-                    and r.get("records")), None)
-        if run is None:
+    for b in result.backends:
+        run = next((r for r in b.ok_runs() if r.records is not None), None)
+        if run is None or run.records is None:
             continue
-        probes = [p for p in run["records"].get("probes", []) if p.get("phase") == "probe"
-                  and (p.get("returned") or [None])[0] != p.get("expected")]
+        probes = [p for p in run.records.probes if p.tag == tag
+                  and (p.returned[:1] or [None])[0] not in p.expected]
         for p in probes[:per_backend]:
-            top = (p.get("returned") or [NOT_SUPPORTED])[0]
-            rows.append([b["label"], str(run.get("seed")), p.get("question", ""),
-                         p.get("expected", ""), top])
+            top = (p.returned or [NOT_SUPPORTED])[0]
+            rows.append([b.label, str(run.seed), p.question, ", ".join(p.expected), top])
     if not rows:
         return None
     return ["backend", "seed", "question", "expected id", "first hit"], rows

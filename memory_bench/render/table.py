@@ -2,25 +2,20 @@
 
 from __future__ import annotations
 
-from typing import Any
+from memory_bench.render.format import cell, run_counts
+from memory_bench.results.model import Result
 
-from memory_bench.metrics import BY_NAME
-from memory_bench.render.format import REPORT_METRICS, cell, run_counts
-
-__all__ = ["TABLE_METRICS", "render_table"]
-
-# The report's columns, plus recall@5 and the ingest rate a terminal has room for.
-TABLE_METRICS = (REPORT_METRICS[0], "recall5_before", *REPORT_METRICS[1:], "ingest_items_per_s")
+__all__ = ["render_table"]
 
 
-def render_table(result: dict[str, Any]) -> str:
-    """Plain-text table: a row per backend, mean ± 95% CI half-width per metric."""
-    header = ["backend", "runs ok"] + [BY_NAME[m].label for m in TABLE_METRICS]
+def render_table(result: Result) -> str:
+    """Plain-text table: a row per backend, mean ± 95% CI half-width per metric
+    declared for the terminal."""
+    metrics = [m for m in result.metrics if m.terminal]
+    header = ["backend", "runs ok"] + [m.label for m in metrics]
     rows = [header]
-    for b in result["backends"]:
-        row = [b["label"], run_counts(b)]
-        row += [cell(b.get("summary", {}).get(m), BY_NAME[m]) for m in TABLE_METRICS]
-        rows.append(row)
+    for b in result.backends:
+        rows.append([b.label, run_counts(b)] + [cell(b.summary.get(m.name), m) for m in metrics])
     widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
     lines = []
     for n, r in enumerate(rows):
@@ -28,15 +23,13 @@ def render_table(result: dict[str, Any]) -> str:
                                enumerate(zip(r, widths, strict=True))).rstrip())
         if n == 0:
             lines.append("  ".join("-" * w for w in widths))
-    scen = result["scenario"]
-    seeds = result.get("seeds", [])
     lines.append("")
     lines.append(
-        f"scenario {scen.get('name')} · {len(seeds)} seed(s) · mean ± half-width of the 95% "
-        "t-interval · — = not supported by the backend"
+        f"scenario {result.scenario.name} · {len(result.seeds)} seed(s) · mean ± half-width "
+        "of the 95% t-interval · — = not supported by the backend"
     )
-    for b in result["backends"]:
-        for r in b.get("runs", []):
-            if r.get("status") != "ok":
-                lines.append(f"{b['label']} seed {r['seed']}: {r['status']}: {r.get('error')}")
+    for b in result.backends:
+        for r in b.runs:
+            if not r.ok:
+                lines.append(f"{b.label} seed {r.seed}: {r.status}: {r.error}")
     return "\n".join(lines)

@@ -48,6 +48,7 @@ def memory_bench_register_backends(registry: BackendRegistry) -> None:
     registry.add(
         "bm25",
         factory=_factory,
+        libraries=("bm25s", "PyStemmer"),
         description="BM25 (bm25s, Lucene variant) over the item texts; docstore keeps provenance",
         version=__version__,
         capabilities=["provenance"],

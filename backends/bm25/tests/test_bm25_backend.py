@@ -10,7 +10,7 @@ from memory_bench_bm25.backend import BM25Backend
 from memory_bench_bm25.plugin import OPTIONS
 
 from memory_bench import Backend, BackendContext, Item, NotSupportedError
-from memory_bench.options import resolve_options
+from memory_bench.contract.options import resolve_options
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 FACTS = [

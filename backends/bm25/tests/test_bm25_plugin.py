@@ -7,7 +7,7 @@ import sys
 
 from memory_bench_bm25 import plugin
 
-from memory_bench.capabilities import Capability
+from memory_bench.contract.capabilities import Capability
 from memory_bench.plugins import load_plugins
 
 

@@ -16,8 +16,9 @@ from collections.abc import Iterator, Sequence
 from datetime import datetime
 from typing import Any
 
+from memory_bench_embed import Embedder
+
 from memory_bench import Hit, Item, NotSupportedError, WriteResult
-from memory_bench.embedding import Embedder
 
 __all__ = ["ChromaMemory"]
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from memory_bench_embed import LIBRARIES, backend_manifest, embedding_options
+
 from memory_bench import BackendContext, Capability, Option, hookimpl
-from memory_bench.embedding import embedding_options
 from memory_bench_chroma import __version__
 
 __all__ = ["memory_bench_register_backends"]
@@ -30,7 +31,8 @@ def _options() -> list[Option]:
 
 def _factory(options: dict[str, Any], ctx: BackendContext) -> Any:
     # Heavy imports happen here, when a backend is created.
-    from memory_bench.embedding import embedder_from_options
+    from memory_bench_embed import embedder_from_options
+
     from memory_bench_chroma.backend import ChromaMemory
     from memory_bench_chroma.client import open_client
 
@@ -58,9 +60,9 @@ def _factory(options: dict[str, Any], ctx: BackendContext) -> Any:
 
 def _preload(options: dict[str, Any], cache_dir: Any) -> None:
     """Before the harness forks a process per pair: load the model and heavy imports once."""
-    from memory_bench.embedding import preload_model
+    from memory_bench_embed import preload
 
-    preload_model(options, 'memory_bench_chroma.backend', 'memory_bench_chroma.client')
+    preload(options, 'memory_bench_chroma.backend', 'memory_bench_chroma.client')
 
 
 @hookimpl
@@ -69,6 +71,8 @@ def memory_bench_register_backends(registry: Any) -> None:
         "chroma",
         factory=_factory,
         preload=_preload,
+        manifest=backend_manifest,
+        libraries=(*LIBRARIES, "chromadb"),
         description="RAG baseline on chromadb: embedded PersistentClient in the run's directory "
         "(or a chroma server), cosine HNSW, vectors from the shared frozen embedder",
         version=__version__,

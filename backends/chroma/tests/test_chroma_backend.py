@@ -13,7 +13,7 @@ import pytest
 
 from memory_bench import BackendContext, Item, NotSupportedError
 from memory_bench.plugins import load_plugins
-from memory_bench.selection import select_backends
+from memory_bench.plugins.selection import select_backends
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 FACTS = [
@@ -133,7 +133,7 @@ _GUARDED_RUN = textwrap.dedent(
     socket.getaddrinfo = no_dns
     from memory_bench import BackendContext, Item
     from memory_bench.plugins import load_plugins
-    from memory_bench.selection import select_backends
+    from memory_bench.plugins.selection import select_backends
     sel = select_backends(load_plugins().registry, ["chroma"])[0]
     work = Path(tempfile.mkdtemp())
     b = sel.info.factory(dict(sel.options), BackendContext(work, 0, "t", None))

@@ -10,23 +10,24 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from memory_bench.plugins import load_plugins
-from memory_bench.runner import RunConfig, run_benchmark
-from memory_bench.scenario import load_scenario
-from memory_bench.selection import select_backends
+from memory_bench.harness.runner import RunConfig, run_benchmark
+from memory_bench.plugins.manager import default_plugins
+from memory_bench.plugins.selection import select_backends
+from memory_bench.results.model import Result
+from memory_bench.scenarios.spec import load_scenario
 
 pytestmark = pytest.mark.slow
 
 STARTUP_TIMEOUT_S = 60.0
 
 
-def _run(tmp_path: Path, spec: str) -> dict[str, Any]:
+def _run(tmp_path: Path, spec: str) -> Result:
     cfg = RunConfig(
-        selections=select_backends(load_plugins().registry, [spec]),
+        plugins=default_plugins(),
+        selections=select_backends(default_plugins().registry, [spec]),
         scenario=load_scenario("smoke"),
         seeds=[0, 1],
         out=tmp_path / "r.json",
@@ -36,14 +37,14 @@ def _run(tmp_path: Path, spec: str) -> dict[str, Any]:
     return run_benchmark(cfg)
 
 
-def _check(result: dict[str, Any]) -> None:
-    assert result["status"] == "complete"
-    (b,) = result["backends"]
-    assert b["capabilities"] == ["persistent", "provenance"]
-    for run in b["runs"]:
-        assert run["status"] == "ok", run.get("error")
-        assert run["cleanup"]["ok"] and run["cleanup"]["left"] == 0
-        m = run["metrics"]
+def _check(result: Result) -> None:
+    assert result.status == "complete"
+    (b,) = result.backends
+    assert b.capabilities == ["persistent", "provenance"]
+    for run in b.runs:
+        assert run.status == "ok", run.error
+        assert run.cleanup.ok and run.cleanup.left == 0
+        m = run.metrics
         assert m["recall1_before"] >= 0.75 and m["recall5_before"] == 1.0
         assert m["provenanceAccuracy"] == 1.0
         for name in ("gateRecall", "falseRefusals", "reinforcementDelta"):

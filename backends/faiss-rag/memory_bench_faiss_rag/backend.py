@@ -17,9 +17,9 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+from memory_bench_embed import Embedder
 
 from memory_bench import Hit, Item, NotSupportedError, WriteResult
-from memory_bench.embedding import Embedder
 from memory_bench_faiss_rag.docstore import Doc, Docstore
 from memory_bench_faiss_rag.index import VectorIndex
 from memory_bench_faiss_rag.recency import RecencyScorer

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from memory_bench_embed import LIBRARIES, backend_manifest, embedding_options
+
 from memory_bench import BackendContext, Capability, Option, hookimpl
-from memory_bench.embedding import embedding_options
 from memory_bench_faiss_rag import __version__
 
 __all__ = ["memory_bench_register_backends"]
@@ -56,7 +57,8 @@ def _recency_options() -> list[Option]:
 
 def _build(options: dict[str, Any], ctx: BackendContext, *, recency: bool) -> Any:
     # Heavy imports happen here, when a backend is created.
-    from memory_bench.embedding import embedder_from_options
+    from memory_bench_embed import embedder_from_options
+
     from memory_bench_faiss_rag.backend import FaissRag
     from memory_bench_faiss_rag.index import VectorIndex
     from memory_bench_faiss_rag.recency import RecencyScorer
@@ -86,9 +88,9 @@ def _faiss_rag_recency(options: dict[str, Any], ctx: BackendContext) -> Any:
 
 def _preload(options: dict[str, Any], cache_dir: Any) -> None:
     """Before the harness forks a process per pair: load the model and heavy imports once."""
-    from memory_bench.embedding import preload_model
+    from memory_bench_embed import preload
 
-    preload_model(options, 'memory_bench_faiss_rag.backend', 'memory_bench_faiss_rag.index')
+    preload(options, 'memory_bench_faiss_rag.backend', 'memory_bench_faiss_rag.index')
 
 
 @hookimpl
@@ -97,6 +99,8 @@ def memory_bench_register_backends(registry: Any) -> None:
         "faiss-rag",
         factory=_faiss_rag,
         preload=_preload,
+        manifest=backend_manifest,
+        libraries=(*LIBRARIES, "faiss-cpu"),
         description="RAG baseline: frozen sentence embedder, faiss index, docstore with "
         "source and timestamp; ranks by cosine similarity",
         version=__version__,
@@ -108,6 +112,8 @@ def memory_bench_register_backends(registry: Any) -> None:
         "faiss-rag-recency",
         factory=_faiss_rag_recency,
         preload=_preload,
+        manifest=backend_manifest,
+        libraries=(*LIBRARIES, "faiss-cpu"),
         description="faiss-rag with a time-aware score: cosine + weight * 0.5**(age/half_life), "
         "age on the logical clock",
         version=__version__,

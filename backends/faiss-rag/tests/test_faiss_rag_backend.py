@@ -10,7 +10,7 @@ import pytest
 
 from memory_bench import BackendContext, Item, NotSupportedError
 from memory_bench.plugins import load_plugins
-from memory_bench.selection import select_backends
+from memory_bench.plugins.selection import select_backends
 
 pytestmark = pytest.mark.slow
 

@@ -7,10 +7,11 @@ from typing import Any
 
 import pytest
 
-from memory_bench.plugins import load_plugins
-from memory_bench.runner import RunConfig, run_benchmark
-from memory_bench.scenario import load_scenario
-from memory_bench.selection import select_backends
+from memory_bench.harness.runner import RunConfig, run_benchmark
+from memory_bench.plugins.manager import default_plugins
+from memory_bench.plugins.selection import select_backends
+from memory_bench.results.model import Result
+from memory_bench.scenarios.spec import load_scenario
 
 pytestmark = pytest.mark.slow
 
@@ -20,7 +21,8 @@ TIMING = ("latency_p50_ms", "latency_p95_ms", "ingest_items_per_s")
 
 def _run(tmp_path: Path, name: str, specs: list[str], cache_dir: Path | None) -> dict[str, Any]:
     cfg = RunConfig(
-        selections=select_backends(load_plugins().registry, specs),
+        plugins=default_plugins(),
+        selections=select_backends(default_plugins().registry, specs),
         scenario=load_scenario("smoke"),
         seeds=[0, 1],
         out=tmp_path / f"{name}.json",
@@ -30,37 +32,37 @@ def _run(tmp_path: Path, name: str, specs: list[str], cache_dir: Path | None) ->
     return run_benchmark(cfg)
 
 
-def _quality(result: dict[str, Any]) -> dict[str, Any]:
+def _quality(result: Result) -> dict[str, Any]:
     """Every metric but timings, and every probe's returned ids and scores."""
     out = {}
-    run_id = result["run_id"]
-    for b in result["backends"]:
-        for run in b["runs"]:
-            m = {k: v for k, v in run["metrics"].items() if k not in TIMING}
+    run_id = result.run_id
+    for b in result.backends:
+        for run in b.runs:
+            m = {k: v for k, v in run.metrics.items() if k not in TIMING}
             probes = [
-                ([i.replace(run_id, "RUN") for i in p["returned"]], p["scores"])
-                for p in run["records"]["probes"]
+                ([i.replace(run_id, "RUN") for i in p.returned], p.scores)
+                for p in run.records.probes
             ]
-            out[(b["label"], run["seed"])] = (m, probes)
+            out[(b.label, run.seed)] = (m, probes)
     return out
 
 
 def test_smoke_scenario_end_to_end(tmp_path: Path) -> None:
     result = _run(tmp_path, "r", SPECS, tmp_path / "cache")
-    assert result["status"] == "complete"
-    for b in result["backends"]:
-        assert b["capabilities"] == ["provenance"]
-        for run in b["runs"]:
-            assert run["status"] == "ok", run.get("error")
-            assert run["cleanup"]["ok"] and run["cleanup"]["left"] == 0
-            m = run["metrics"]
+    assert result.status == "complete"
+    for b in result.backends:
+        assert b.capabilities == ["provenance"]
+        for run in b.runs:
+            assert run.status == "ok", run.error
+            assert run.cleanup.ok and run.cleanup.left == 0
+            m = run.metrics
             assert m["recall1_before"] >= 0.75 and m["recall5_before"] == 1.0
             assert m["provenanceAccuracy"] == 1.0
             # Not supported: null, never a silent 0.
             for name in ("gateRecall", "falseRefusals", "reinforcementDelta"):
                 assert m[name] is None
             assert m["latency_p50_ms"] > 0
-            if "supersede=tags" in b["label"]:
+            if "supersede=tags" in b.label:
                 # The old version is hidden from search as soon as the new one is written.
                 assert m["staleRate"] == 0.0 and m["updateWinRate"] == 1.0
             else:

@@ -10,7 +10,7 @@ from memory_bench_faiss_rag.versions import Versions
 
 from memory_bench import BackendContext, Item
 from memory_bench.plugins import load_plugins
-from memory_bench.selection import select_backends
+from memory_bench.plugins.selection import select_backends
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 TAGS = ("subject:Mara Olsen", "relation:works_for")

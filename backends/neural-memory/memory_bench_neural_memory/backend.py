@@ -14,9 +14,9 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+from memory_bench_embed import embedder_from_options
 
 from memory_bench import BackendContext, Hit, Item, NotSupportedError, WriteResult
-from memory_bench.embedding import embedder_from_options
 from memory_bench_neural_memory.codebook import Codebook
 from memory_bench_neural_memory.rule import (
     AssociativeMemory,

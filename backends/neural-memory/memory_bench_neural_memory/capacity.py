@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from memory_bench.options import resolve_options
+from memory_bench.contract.options import resolve_options
 from memory_bench_neural_memory.backend import build_memory
 from memory_bench_neural_memory.codebook import Codebook
 from memory_bench_neural_memory.plugin import OPTIONS
@@ -51,9 +51,10 @@ def recall_by_age(keys: np.ndarray, options: dict, seed: int) -> dict[str, float
 
 
 def main(argv: list[str] | None = None) -> None:
-    from memory_bench.embedding import get_embedder
-    from memory_bench.generators import generate
-    from memory_bench.scenario import load_scenario
+    from memory_bench_embed import get_embedder
+
+    from memory_bench.scenarios.builtin import continual_data as generate
+    from memory_bench.scenarios.spec import load_scenario
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--scenario", default="default")

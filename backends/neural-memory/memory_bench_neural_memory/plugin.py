@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from memory_bench_embed import LIBRARIES, backend_manifest, embedding_options
+
 from memory_bench import Option, hookimpl
-from memory_bench.embedding import embedding_options
 from memory_bench_neural_memory import __version__
 
 if TYPE_CHECKING:
@@ -68,9 +69,9 @@ def _factory(options: dict[str, Any], ctx: BackendContext) -> Backend:
 
 def _preload(options: dict[str, Any], cache_dir: Any) -> None:
     """Before the harness forks a process per pair: load the model and heavy imports once."""
-    from memory_bench.embedding import preload_model
+    from memory_bench_embed import preload
 
-    preload_model(options, 'memory_bench_neural_memory.backend')
+    preload(options, 'memory_bench_neural_memory.backend')
 
 
 @hookimpl
@@ -79,6 +80,8 @@ def memory_bench_register_backends(registry: BackendRegistry) -> None:
         "neural-memory",
         factory=_factory,
         preload=_preload,
+        manifest=backend_manifest,
+        libraries=LIBRARIES,
         description="Titans-style memory learning at test time (surprise, momentum, "
         "forgetting) over frozen MiniLM embeddings; read by decoding M(q) to stored items",
         version=__version__,

@@ -10,7 +10,7 @@ from memory_bench_neural_memory.backend import NeuralMemoryBackend
 from memory_bench_neural_memory.plugin import OPTIONS
 
 from memory_bench import Backend, BackendContext, Item, NotSupportedError
-from memory_bench.options import resolve_options
+from memory_bench.contract.options import resolve_options
 
 pytestmark = pytest.mark.slow
 T0 = datetime(2026, 1, 1, tzinfo=UTC)

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from memory_bench import Backend, BackendContext, Capability, Item
-from memory_bench.options import OptionError, resolve_options
+from memory_bench.contract.options import OptionError, resolve_options
 from memory_bench.plugins import load_plugins
 
 

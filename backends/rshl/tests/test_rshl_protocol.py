@@ -31,4 +31,4 @@ def test_smoke_scenario_through_the_cli(tmp_path: Path) -> None:
         assert m["gateRecall"] == 1.0 and m["falseRefusals"] == 0.0
         assert m["reinforcementDelta"] > 0
         assert m["updateWinRate"] >= 0.75
-        assert run["records"]["consolidation"]
+        assert run["records"]["consolidations"][0]

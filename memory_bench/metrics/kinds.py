@@ -1,0 +1,115 @@
+"""Reusable metric computations over a :class:`RecordView`.
+
+Each returns a function of the view, so a declaration reads as what it measures:
+``recall_at(1, "probe")`` is the share of ``probe`` questions whose first hit
+answers them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from memory_bench.metrics.spec import RecordView, Value
+
+__all__ = [
+    "ingest_rate",
+    "latency_percentile",
+    "outranks",
+    "provenance",
+    "ratio",
+    "recall_at",
+    "refused",
+    "still_ranked",
+    "strength_delta",
+]
+
+Compute = Callable[[RecordView], Value]
+
+
+def _share(flags: list[bool]) -> Value:
+    return sum(flags) / len(flags) if flags else None
+
+
+def recall_at(k: int, *tags: str) -> Compute:
+    """Share of the probes whose best-ranked expected id is within the first ``k``."""
+    def f(v: RecordView) -> Value:
+        return _share([(p.best_rank(p.expected) or k + 1) <= k for p in v.probes(*tags)])
+    return f
+
+
+def ratio(numerator: Compute, denominator: Compute) -> Compute:
+    """numerator / denominator; None when the denominator is 0 or either is None."""
+    def f(v: RecordView) -> Value:
+        top, bottom = numerator(v), denominator(v)
+        if not bottom or top is None:
+            return None
+        return top / bottom
+    return f
+
+
+def outranks(*tags: str) -> Compute:
+    """An expected id outranks every ``outrank`` id: old absent and new present wins,
+    new absent loses."""
+    def f(v: RecordView) -> Value:
+        wins = []
+        for p in v.probes(*tags):
+            new, old = p.best_rank(p.expected), p.best_rank(p.outrank)
+            wins.append(new is not None and (old is None or new < old))
+        return _share(wins)
+    return f
+
+
+def still_ranked(*tags: str) -> Compute:
+    """Share of the probes where an ``outrank`` id is still in the top-k (not erased)."""
+    def f(v: RecordView) -> Value:
+        return _share([p.best_rank(p.outrank) is not None for p in v.probes(*tags)])
+    return f
+
+
+def provenance(*tags: str) -> Compute:
+    """The top hit reports the source and timestamp written for the item it names."""
+    def f(v: RecordView) -> Value:
+        return _share([
+            bool(p.returned) and p.top_source is not None and p.top_timestamp is not None
+            and p.top_source == p.written_source and p.top_timestamp == p.written_timestamp
+            for p in v.probes(*tags)
+        ])
+    return f
+
+
+def refused(tag: str, *, accept: tuple[str, ...], among_accept: bool) -> Compute:
+    """Share of items refused: among those whose category is in ``accept`` (the clean
+    ones) when ``among_accept``, among the others (the refusable ones) when not."""
+    def f(v: RecordView) -> Value:
+        return _share([not i.accepted for i in v.items(tag)
+                       if (i.category in accept) == among_accept])
+    return f
+
+
+def strength_delta(tag: str, before: str = "before", after: str = "after") -> Compute:
+    """Mean over ids of the ``after`` reading minus the ``before`` reading."""
+    def f(v: RecordView) -> Value:
+        readings = v.strengths(tag)
+        late = {s.id: s.value for s in readings if s.label == after}
+        deltas = [late[s.id] - s.value for s in readings
+                  if s.label == before and s.value is not None and late.get(s.id) is not None]
+        return float(np.mean(deltas)) if deltas else None
+    return f
+
+
+def latency_percentile(q: float, *tags: str) -> Compute:
+    def f(v: RecordView) -> Value:
+        lat = [p.latency_ms for p in v.probes(*tags)]
+        return float(np.percentile(lat, q)) if lat else None
+    return f
+
+
+def ingest_rate(*tags: str) -> Compute:
+    """Items written per second of write calls."""
+    def f(v: RecordView) -> Value:
+        writes = v.writes(*tags)
+        seconds = sum(w.seconds for w in writes)
+        return sum(w.items for w in writes) / seconds if seconds > 0 else None
+    return f

@@ -1,0 +1,135 @@
+"""The registry a plugin adds its backends to, and what it keeps about each."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from memory_bench.contract.backend import Backend, BackendContext
+from memory_bench.contract.capabilities import Capability, parse_capabilities
+from memory_bench.contract.options import Option
+from memory_bench.plugins.naming import check_name
+
+__all__ = [
+    "BackendFactory",
+    "BackendInfo",
+    "BackendManifest",
+    "BackendPreload",
+    "BackendRegistry",
+    "DuplicateBackendError",
+]
+
+BackendFactory = Callable[[dict[str, Any], BackendContext], Backend]
+# Loads, once per run in the harness process, what every pair would load (a model's
+# weights, heavy imports), so that pairs forked from it start warm. Called with the
+# resolved options and the run's cache directory. It must not start threads or run
+# torch inference: the harness forks after it (see memory_bench.harness.isolation).
+BackendPreload = Callable[[dict[str, Any], Path | None], None]
+# What the manifest should record about a configured backend (its model and weights
+# hash, say), from its resolved options: JSON-able, with no absolute paths.
+BackendManifest = Callable[[dict[str, Any]], dict[str, Any]]
+
+
+class DuplicateBackendError(ValueError):
+    """Two plugins claimed one backend name."""
+
+
+@dataclass(frozen=True)
+class BackendInfo:
+    """Everything known about a backend without creating it."""
+
+    name: str
+    factory: BackendFactory = field(repr=False, compare=False)
+    description: str
+    version: str
+    capabilities: frozenset[Capability]
+    options: tuple[Option, ...] = ()
+    plugin: str = "<unknown>"  # the plugin (entry point or object) that added it
+    # Honest notes the report repeats, e.g. "uses subject/relation tags to supersede".
+    notes: tuple[str, ...] = ()
+    preload: BackendPreload | None = field(default=None, repr=False, compare=False)
+    manifest: BackendManifest | None = field(default=None, repr=False, compare=False)
+    # Distributions whose versions the run's manifest records (e.g. "faiss-cpu").
+    libraries: tuple[str, ...] = ()
+
+    def has(self, capability: Capability | str) -> bool:
+        return Capability(capability) in self.capabilities
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "description": self.description,
+            "version": self.version,
+            "capabilities": sorted(c.value for c in self.capabilities),
+            "options": [o.to_dict() for o in self.options],
+            "plugin": self.plugin,
+            "notes": list(self.notes),
+            "libraries": list(self.libraries),
+        }
+
+
+class BackendRegistry:
+    """Collects backends from every plugin; the host owns validation and duplicates."""
+
+    def __init__(self) -> None:
+        self._backends: dict[str, BackendInfo] = {}
+        self._current_plugin = "<unknown>"
+
+    def _set_plugin(self, plugin: str) -> None:
+        self._current_plugin = plugin
+
+    def add(
+        self,
+        name: str,
+        *,
+        factory: BackendFactory,
+        description: str,
+        version: str,
+        capabilities: Iterable[str | Capability] = (),
+        options: Sequence[Option] = (),
+        notes: Sequence[str] = (),
+        preload: BackendPreload | None = None,
+        manifest: BackendManifest | None = None,
+        libraries: Sequence[str] = (),
+    ) -> None:
+        """Register one backend. Raises on a bad name or one already taken."""
+        check_name("backend", name, self._current_plugin)
+        if not callable(factory):
+            raise TypeError(f"backend {name}: factory is not callable")
+        for what, fn in (("preload", preload), ("manifest", manifest)):
+            if fn is not None and not callable(fn):
+                raise TypeError(f"backend {name}: {what} is not callable")
+        names = [o.name for o in options]
+        if len(names) != len(set(names)):
+            raise ValueError(f"backend {name}: an option is declared twice")
+        if name in self._backends:
+            first = self._backends[name].plugin
+            raise DuplicateBackendError(
+                f"backend name {name!r} is claimed by two plugins: {first} and "
+                f"{self._current_plugin}"
+            )
+        self._backends[name] = BackendInfo(
+            name=name,
+            factory=factory,
+            description=description,
+            version=version,
+            capabilities=parse_capabilities(capabilities),
+            options=tuple(options),
+            plugin=self._current_plugin,
+            notes=tuple(notes),
+            preload=preload,
+            manifest=manifest,
+            libraries=tuple(libraries),
+        )
+
+    def get(self, name: str) -> BackendInfo | None:
+        return self._backends.get(name)
+
+    def names(self) -> list[str]:
+        """Backend names, sorted: never in the order the filesystem gave."""
+        return sorted(self._backends)
+
+    def all(self) -> list[BackendInfo]:
+        return [self._backends[n] for n in self.names()]

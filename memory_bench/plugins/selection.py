@@ -1,0 +1,58 @@
+"""Turning ``--backend`` specs into labelled, validated backend selections."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from memory_bench.contract.options import parse_backend_spec, resolve_options
+from memory_bench.plugins.backends import BackendInfo, BackendRegistry
+
+__all__ = ["BackendSelection", "SelectionError", "select_backends"]
+
+
+class SelectionError(ValueError):
+    """An unknown backend, or the same backend and options asked for twice."""
+
+
+@dataclass(frozen=True)
+class BackendSelection:
+    """One column of the comparison: a backend with its resolved options."""
+
+    label: str
+    info: BackendInfo
+    options: dict[str, Any]
+    spec: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"label": self.label, "spec": self.spec, "options": self.options}
+
+
+def select_backends(registry: BackendRegistry, specs: Sequence[str]) -> list[BackendSelection]:
+    """Resolve specs (every installed backend when empty); labels are unique.
+
+    A backend asked for without options is labelled by its name; with options, by
+    its full spec (``faiss-rag:supersede=tags``), so a variant is never mistaken
+    for the default configuration and two variants get two rows.
+    """
+    if not specs:
+        specs = registry.names()
+        if not specs:
+            raise SelectionError("no backends are installed (see `memory-bench backends`)")
+    requests = [parse_backend_spec(s) for s in specs]
+    out: list[BackendSelection] = []
+    seen: set[tuple[str, tuple[tuple[str, Any], ...]]] = set()
+    for req in requests:
+        info = registry.get(req.name)
+        if info is None:
+            installed = ", ".join(registry.names()) or "none"
+            raise SelectionError(f"unknown backend {req.name!r} (installed: {installed})")
+        options = resolve_options(req.name, info.options, dict(req.raw_options))
+        key = (req.name, tuple(sorted(options.items())))
+        if key in seen:
+            raise SelectionError(f"backend {req.spec!r} is asked for twice with the same options")
+        seen.add(key)
+        label = req.spec
+        out.append(BackendSelection(label=label, info=info, options=options, spec=req.spec))
+    return out

@@ -1,0 +1,2 @@
+"""Results: per-step records, the typed result model, reading and writing files,
+the manifest, and where a run writes."""

@@ -1,0 +1,151 @@
+"""Reading and writing result files: JSON (gzip for ``.gz``), written atomically.
+
+``load_result`` refuses a damaged file with one line naming the JSON path of
+the first problem (deep nesting included) and returns a typed
+:class:`~memory_bench.results.model.Result`; a 1.x file is migrated.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import re
+import tempfile
+import zlib
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from memory_bench.results.model import SCHEMA, PairRun, Result
+from memory_bench.results.validate import Reader, ResultError
+
+__all__ = [
+    "SCHEMA",
+    "ResultError",
+    "load_json",
+    "load_pair_file",
+    "load_result",
+    "now_iso",
+    "write_bytes_atomic",
+    "write_json_exclusive",
+    "write_result",
+]
+
+def now_iso() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def dumps(doc: dict[str, Any]) -> bytes:
+    # Compact: the C encoder is several times faster than indent=...;
+    # `memory-bench report --format json` pretty-prints.
+    return (json.dumps(doc, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
+
+
+def write_result(path: Path, result: Result) -> None:
+    """Write via a temporary file and rename, so a crash never leaves half a file.
+
+    A name ending in ``.gz`` is gzip-compressed (published copies under reports/).
+    """
+    write_bytes_atomic(path, dumps(result.to_dict()))
+
+
+def write_json_exclusive(path: Path, doc: dict[str, Any]) -> None:
+    """Create ``path`` holding ``doc``; fail (FileExistsError) if it exists."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+    with os.fdopen(fd, "wb") as fh:
+        fh.write(dumps(doc))
+        fh.flush()
+        os.fsync(fh.fileno())
+
+
+def write_bytes_atomic(path: Path, data: bytes) -> None:
+    """``data`` to ``path`` (gzip-compressed when it ends in .gz), atomically."""
+    if path.name.endswith(".gz"):
+        data = gzip.compress(data, mtime=0)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+
+
+def _cut_short(text: str) -> bool:
+    """An object cut off: it opens with ``{`` and, strings aside, leaves a bracket
+    or a string unclosed (a file cut anywhere looks like this; garbage does not)."""
+    if not text.lstrip().startswith("{"):
+        return False
+    bare = _STRING.sub("", text)
+    if '"' in bare:
+        return True  # a string never closed
+    depth = 0
+    for ch in bare:
+        if ch in "{[":
+            depth += 1
+        elif ch in "}]":
+            depth -= 1
+    return depth > 0
+
+
+def load_json(path: Path, what: str = "result file") -> Any:
+    """Read ``path`` (gzip for ``.gz``) as JSON; ResultError with one line if it is not."""
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise ResultError(f"cannot read {what} {path}: {exc.strerror or exc}") from None
+    if path.name.endswith(".gz"):
+        try:
+            raw = gzip.decompress(raw)
+        except EOFError:
+            raise ResultError(f"{what} {path} is truncated (gzip stream ends early)") from None
+        except (OSError, zlib.error) as exc:
+            raise ResultError(f"{what} {path} is not valid gzip: {exc}") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ResultError(f"{what} {path} is not valid JSON: not UTF-8 text") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        kind = "truncated" if _cut_short(text) else "not valid JSON"
+        raise ResultError(f"{what} {path} is {kind}: {exc.msg} at line {exc.lineno}") from None
+    except RecursionError:  # json's decoder recurses once per nesting level
+        raise ResultError(f"{what} {path} is nested too deeply to be a result: damaged") from None
+
+
+def load_result(path: Path, *, merge_pairs: bool = True) -> Result:
+    """Read and validate a result file; any 1.x or 2.x file is accepted.
+
+    An unfinished run (``running``, ``interrupted``) is completed from its
+    per-pair files when they are beside it (``merge_pairs``).
+    """
+    data = load_json(path)
+    try:
+        result = Result.from_dict(data)
+    except ResultError as exc:
+        sep = " " if str(exc).startswith("has ") else ": "
+        raise ResultError(f"result file {path}{sep}{exc}") from None
+    if merge_pairs and result.pairs and result.status != "complete":
+        from memory_bench.harness.reduce import merge_pair_files
+
+        merge_pair_files(result, path.parent / result.pairs)
+    return result
+
+
+def load_pair_file(path: Path) -> tuple[str, PairRun]:
+    """(label, run) from one per-pair file."""
+    data = load_json(path, "pair file")
+    try:
+        r = Reader(data)
+        return r.str("label"), PairRun.read(r.at("run"))
+    except ResultError as exc:
+        raise ResultError(f"pair file {path}: {exc}") from None

@@ -1,0 +1,379 @@
+"""The result file as typed objects: result, backend, pair run, summary, comparison.
+
+One ``from_dict`` validates every field and reports the JSON path of the first
+problem; every module reads results through these classes. A 1.x file is
+migrated on load (``migrate.py``); the schema written is ``memory-bench/2.0``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from memory_bench.metrics.spec import MetricSpec, split_key
+from memory_bench.results.records import Records
+from memory_bench.results.validate import Reader, ResultError
+
+__all__ = [
+    "SCHEMA",
+    "STATUSES",
+    "BackendEntry",
+    "Cleanup",
+    "Comparison",
+    "MetricSummary",
+    "PairRun",
+    "Result",
+    "ScenarioBlock",
+]
+
+SCHEMA = "memory-bench/2.0"
+STATUSES = ("ok", "failed", "timeout")
+RUN_STATUSES = ("running", "complete", "interrupted", "failed")
+
+
+@dataclass
+class MetricSummary:
+    """One metric over seeds: mean, sample std, 95% t-interval, n (and BCa bounds)."""
+
+    mean: float | None = None
+    std: float | None = None
+    ci_low: float | None = None
+    ci_high: float | None = None
+    n: int = 0
+    boot_low: float | None = None
+    boot_high: float | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"mean": self.mean, "std": self.std, "ci_low": self.ci_low,
+                             "ci_high": self.ci_high, "n": self.n}
+        if self.boot_low is not None or self.boot_high is not None:
+            d.update(boot_low=self.boot_low, boot_high=self.boot_high)
+        return d
+
+    @classmethod
+    def read(cls, r: Reader) -> MetricSummary:
+        return cls(mean=r.opt_num("mean"), std=r.opt_num("std"), ci_low=r.opt_num("ci_low"),
+                   ci_high=r.opt_num("ci_high"), n=r.int("n", 0),
+                   boot_low=r.opt_num("boot_low"), boot_high=r.opt_num("boot_high"))
+
+
+@dataclass
+class Cleanup:
+    """Whether a pair's items were removed from its store, and who removed them."""
+
+    ok: bool
+    prefix: str | None = None
+    removed: int | None = None
+    left: int | None = None
+    error: str | None = None
+    by: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items() if v is not None or k == "ok"}
+
+    @classmethod
+    def read(cls, r: Reader) -> Cleanup:
+        return cls(ok=r.bool("ok"), prefix=r.opt_str("prefix"), removed=r.opt_int("removed"),
+                   left=r.opt_int("left"), error=r.opt_str("error"), by=r.opt_str("by"))
+
+
+@dataclass
+class PairRun:
+    """One (backend, seed) pair: how it ended, its metrics and its records."""
+
+    seed: int
+    status: str = "ok"
+    error: str | None = None
+    traceback: str | None = None
+    seconds: float = 0.0
+    data_hash: str | None = None
+    metrics: dict[str, float | None] = field(default_factory=dict)
+    records: Records | None = None
+    cleanup: Cleanup | None = None
+    warnings: list[str] = field(default_factory=list)
+    data_stats: dict[str, Any] | None = None
+    worker: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "ok"
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"seed": self.seed, "status": self.status, "error": self.error,
+                             "seconds": self.seconds, "data_hash": self.data_hash,
+                             "metrics": dict(self.metrics)}
+        if self.traceback is not None:
+            d["traceback"] = self.traceback
+        if self.records is not None:
+            d["records"] = self.records.to_dict()
+        if self.cleanup is not None:
+            d["cleanup"] = self.cleanup.to_dict()
+        if self.warnings:
+            d["warnings"] = list(self.warnings)
+        if self.data_stats is not None:
+            d["data_stats"] = self.data_stats
+        if self.worker:
+            d["worker"] = dict(self.worker)
+        return d
+
+    @classmethod
+    def read(cls, r: Reader) -> PairRun:
+        status = r.str("status")
+        if status not in STATUSES:
+            raise r.at("status").fail(f"expected one of {', '.join(STATUSES)}, got {status!r}")
+        records = r.at("records", None)
+        cleanup = r.at("cleanup", None)
+        return cls(
+            seed=r.int("seed"), status=status, error=r.opt_str("error"),
+            traceback=r.opt_str("traceback"), seconds=r.num("seconds", 0.0),
+            data_hash=r.opt_str("data_hash"),
+            metrics=r.mapping("metrics", lambda x: x.number_or_null(), default={}),
+            records=None if records.value is None else Records.read(records),
+            cleanup=None if cleanup.value is None else Cleanup.read(cleanup),
+            warnings=r.str_list("warnings", default=[]), data_stats=r.opt_obj("data_stats"),
+            worker=r.obj("worker", {}),
+        )
+
+
+@dataclass
+class BackendEntry:
+    """One row of the comparison: a backend with its options, runs and summary."""
+
+    label: str
+    spec: str
+    name: str
+    version: str
+    description: str = ""
+    capabilities: list[str] = field(default_factory=list)
+    options: dict[str, Any] = field(default_factory=dict)
+    declared_options: list[dict[str, Any]] = field(default_factory=list)
+    plugin: str = "<unknown>"
+    notes: list[str] = field(default_factory=list)
+    libraries: list[str] = field(default_factory=list)
+    runs: list[PairRun] = field(default_factory=list)
+    summary: dict[str, MetricSummary] = field(default_factory=dict)
+
+    def has(self, capability: str) -> bool:
+        return capability in self.capabilities
+
+    def ok_runs(self) -> list[PairRun]:
+        return [r for r in self.runs if r.ok]
+
+    def run_for(self, seed: int) -> PairRun | None:
+        return next((r for r in self.runs if r.seed == seed), None)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "label": self.label, "spec": self.spec, "name": self.name,
+            "description": self.description, "version": self.version,
+            "capabilities": list(self.capabilities), "options": dict(self.options),
+            "declared_options": list(self.declared_options), "plugin": self.plugin,
+            "notes": list(self.notes), "libraries": list(self.libraries),
+            "runs": [r.to_dict() for r in self.runs],
+            "summary": {k: v.to_dict() for k, v in self.summary.items()},
+        }
+
+    @classmethod
+    def read(cls, r: Reader) -> BackendEntry:
+        return cls(
+            label=r.str("label"), spec=r.str("spec"), name=r.str("name"),
+            version=r.str("version"), description=r.str("description", ""),
+            capabilities=r.str_list("capabilities", default=[]),
+            options=r.obj("options", {}),
+            declared_options=r.list("declared_options", lambda x: x.obj_value(), default=[]),
+            plugin=r.str("plugin", "<unknown>"), notes=r.str_list("notes", default=[]),
+            libraries=r.str_list("libraries", default=[]),
+            runs=r.list("runs", PairRun.read, default=[]),
+            summary=r.mapping("summary", MetricSummary.read, default={}),
+        )
+
+
+@dataclass
+class ScenarioBlock:
+    """The scenario as run: generator, every parameter, and what each seed generated."""
+
+    name: str
+    generator: str
+    params: dict[str, Any] = field(default_factory=dict)
+    description: str = ""
+    seeds: int = 5
+    seed_base: int = 0
+    generator_version: str | None = None
+    plugin: str | None = None
+    data_hashes: dict[str, str] = field(default_factory=dict)
+    data_stats: dict[str, Any] = field(default_factory=dict)
+    caveats: list[str] = field(default_factory=list)
+
+    def params_key(self) -> dict[str, Any]:
+        """What must match for two runs to be the same experiment."""
+        return {"name": self.name, "generator": self.generator, "params": self.params,
+                "seed_base": self.seed_base}
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name, "description": self.description, "generator": self.generator,
+            "generator_version": self.generator_version, "plugin": self.plugin,
+            "params": dict(self.params), "seeds": self.seeds, "seed_base": self.seed_base,
+            "data_hashes": dict(self.data_hashes), "data_stats": dict(self.data_stats),
+            "caveats": list(self.caveats),
+        }
+
+    @classmethod
+    def read(cls, r: Reader) -> ScenarioBlock:
+        return cls(
+            name=r.str("name"), generator=r.str("generator"), params=r.obj("params", {}),
+            description=r.str("description", ""), seeds=r.int("seeds", 5),
+            seed_base=r.int("seed_base", 0), generator_version=r.opt_str("generator_version"),
+            plugin=r.opt_str("plugin"),
+            data_hashes=r.mapping("data_hashes", lambda x: x._check_self(
+                lambda v: isinstance(v, str), "a string"), default={}),
+            data_stats=r.obj("data_stats", {}), caveats=r.str_list("caveats", default=[]),
+        )
+
+
+@dataclass
+class Comparison:
+    """Backend ``a`` against ``b`` on one metric, from per-seed differences a - b."""
+
+    a: str
+    b: str
+    metric: str
+    n: int
+    verdict: str
+    seeds: list[int] = field(default_factory=list)
+    unpaired_seeds: list[int] = field(default_factory=list)
+    mean_diff: float | None = None
+    ci_low: float | None = None
+    ci_high: float | None = None
+    boot_low: float | None = None
+    boot_high: float | None = None
+    p_sign_flip: float | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+    @classmethod
+    def read(cls, r: Reader) -> Comparison:
+        return cls(
+            a=r.str("a"), b=r.str("b"), metric=r.str("metric"), n=r.int("n"),
+            verdict=r.str("verdict"), seeds=r.int_list("seeds", default=[]),
+            unpaired_seeds=r.int_list("unpaired_seeds", default=[]),
+            mean_diff=r.opt_num("mean_diff"), ci_low=r.opt_num("ci_low"),
+            ci_high=r.opt_num("ci_high"), boot_low=r.opt_num("boot_low"),
+            boot_high=r.opt_num("boot_high"), p_sign_flip=r.opt_num("p_sign_flip"),
+        )
+
+
+@dataclass
+class Result:
+    """A whole run: what was run, where, and every pair's outcome."""
+
+    run_id: str
+    scenario: ScenarioBlock
+    seeds: list[int]
+    backends: list[BackendEntry]
+    metrics: list[MetricSpec]
+    schema: str = SCHEMA
+    status: str = "running"
+    started_at: str | None = None
+    finished_at: str | None = None
+    manifest: dict[str, Any] = field(default_factory=dict)
+    execution: dict[str, Any] = field(default_factory=dict)
+    comparisons: list[Comparison] | None = None
+    analysis: dict[str, Any] | None = None
+    resumes: list[dict[str, Any]] = field(default_factory=list)
+    preload_errors: dict[str, str] = field(default_factory=dict)
+    live_stores: dict[str, Any] = field(default_factory=dict)
+    pairs: str | None = None  # the directory of per-pair files, relative to the result
+    error: str | None = None  # what stopped a run outside any pair (status failed)
+    migrated_from: str | None = None
+
+    # -- lookups ------------------------------------------------------------------
+
+    def metric(self, key: str) -> MetricSpec:
+        """The declaration of a metric key (``name`` or ``name/category``)."""
+        name, _ = split_key(key)
+        for m in self.metrics:
+            if m.name == name:
+                return m
+        raise KeyError(key)
+
+    def section(self, section: str) -> list[MetricSpec]:
+        return [m for m in self.metrics if m.section == section]
+
+    def backend(self, label: str) -> BackendEntry | None:
+        return next((b for b in self.backends if b.label == label), None)
+
+    def category_keys(self) -> list[str]:
+        """``name/category`` keys present in any run, in declaration then first-seen order."""
+        seen: dict[str, None] = {}
+        for m in self.metrics:
+            if not m.per_category:
+                continue
+            for b in self.backends:
+                for r in b.runs:
+                    for k in r.metrics:
+                        if split_key(k)[0] == m.name and split_key(k)[1] is not None:
+                            seen.setdefault(k, None)
+        return list(seen)
+
+    # -- (de)serialisation ----------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {
+            "schema": self.schema, "run_id": self.run_id, "status": self.status,
+            "started_at": self.started_at, "finished_at": self.finished_at,
+            "scenario": self.scenario.to_dict(), "seeds": list(self.seeds),
+            "manifest": self.manifest, "execution": self.execution,
+            "metrics": [m.to_dict() for m in self.metrics],
+            "backends": [b.to_dict() for b in self.backends],
+        }
+        optional = {
+            "comparisons": None if self.comparisons is None
+            else [c.to_dict() for c in self.comparisons],
+            "analysis": self.analysis, "resumes": self.resumes or None,
+            "preload_errors": self.preload_errors or None,
+            "live_stores": self.live_stores or None, "pairs": self.pairs,
+            "error": self.error, "migrated_from": self.migrated_from,
+        }
+        d.update({k: v for k, v in optional.items() if v is not None})
+        return d
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Result:
+        """Validate and build; a 1.x document is migrated first."""
+        from memory_bench.results.migrate import migrate
+
+        return cls.read(Reader(migrate(data)))
+
+    @classmethod
+    def read(cls, r: Reader) -> Result:
+        status = r.str("status", "complete")
+        if status not in RUN_STATUSES:
+            raise r.at("status").fail(f"expected one of {', '.join(RUN_STATUSES)}, "
+                                      f"got {status!r}")
+        comparisons = r.at("comparisons", None)
+        result = cls(
+            schema=r.str("schema"), run_id=r.str("run_id"), status=status,
+            started_at=r.opt_str("started_at"), finished_at=r.opt_str("finished_at"),
+            scenario=ScenarioBlock.read(r.at("scenario")), seeds=r.int_list("seeds"),
+            backends=r.list("backends", BackendEntry.read),
+            metrics=r.list("metrics", MetricSpec.read),
+            manifest=r.obj("manifest", {}), execution=r.obj("execution", {}),
+            comparisons=None if comparisons.value is None
+            else r.list("comparisons", Comparison.read),
+            analysis=r.opt_obj("analysis"),
+            resumes=r.list("resumes", lambda x: x.obj_value(), default=[]),
+            preload_errors=r.mapping("preload_errors", lambda x: x._check_self(
+                lambda v: isinstance(v, str), "a string"), default={}),
+            live_stores=r.obj("live_stores", {}), pairs=r.opt_str("pairs"),
+            error=r.opt_str("error"), migrated_from=r.opt_str("migrated_from"),
+        )
+        labels = [b.label for b in result.backends]
+        if len(labels) != len(set(labels)):
+            dup = next(x for x in labels if labels.count(x) > 1)
+            raise ResultError(f"backends: the label {dup!r} appears twice")
+        names = [m.name for m in result.metrics]
+        if len(names) != len(set(names)):
+            raise ResultError("metrics: a metric is declared twice")
+        return result

@@ -1,0 +1,146 @@
+"""Per-step records: what the runner saw, kept in the result file.
+
+Every metric is computed from these (``memory_bench.metrics``), so a reader who
+does not trust the harness can recompute any number from the result file alone.
+Each record carries the tag of the step that made it, and probes and items
+their category, which is how a metric says what it reads.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from memory_bench.results.validate import Reader
+
+__all__ = [
+    "ItemRecord",
+    "ProbeRecord",
+    "Records",
+    "StrengthRecord",
+    "WriteRecord",
+]
+
+
+@dataclass
+class ProbeRecord:
+    """One query: the question, the ids that answer it, the ids returned in order.
+
+    ``top_*`` is what the backend reported for its top hit; ``written_*`` is what
+    the harness wrote for the item that hit names (None when the id is unknown).
+    ``outrank``: ids the expected ones should beat (an update's old value).
+    """
+
+    tag: str
+    question: str
+    expected: list[str]
+    returned: list[str]
+    scores: list[float]
+    latency_ms: float
+    category: str | None = None
+    outrank: list[str] = field(default_factory=list)
+    key: str | None = None
+    top_source: str | None = None
+    top_timestamp: str | None = None
+    written_source: str | None = None
+    written_timestamp: str | None = None
+
+    def rank(self, item_id: str | None) -> int | None:
+        """1-based rank of ``item_id`` in the returned ids, or None."""
+        if item_id is None:
+            return None
+        try:
+            return self.returned.index(item_id) + 1
+        except ValueError:
+            return None
+
+    def best_rank(self, ids: list[str]) -> int | None:
+        """The best rank of any of ``ids``, or None when none was returned."""
+        ranks = [r for r in (self.rank(i) for i in ids) if r is not None]
+        return min(ranks) if ranks else None
+
+    @classmethod
+    def read(cls, r: Reader) -> ProbeRecord:
+        return cls(
+            tag=r.str("tag"), question=r.str("question"), expected=r.str_list("expected"),
+            returned=r.str_list("returned"), scores=r.num_list("scores"),
+            latency_ms=r.num("latency_ms"), category=r.opt_str("category"),
+            outrank=r.str_list("outrank", default=[]), key=r.opt_str("key"),
+            top_source=r.opt_str("top_source"), top_timestamp=r.opt_str("top_timestamp"),
+            written_source=r.opt_str("written_source"),
+            written_timestamp=r.opt_str("written_timestamp"),
+        )
+
+
+@dataclass
+class WriteRecord:
+    """One write call: its tag, item count, accepted count, wall seconds."""
+
+    tag: str
+    items: int
+    accepted: int
+    seconds: float
+
+    @classmethod
+    def read(cls, r: Reader) -> WriteRecord:
+        return cls(tag=r.str("tag"), items=r.int("items"), accepted=r.int("accepted"),
+                   seconds=r.num("seconds"))
+
+
+@dataclass
+class ItemRecord:
+    """What the backend did with one item of a write that carries an answer key."""
+
+    id: str
+    tag: str
+    category: str
+    accepted: bool
+    reason: str | None = None
+
+    @classmethod
+    def read(cls, r: Reader) -> ItemRecord:
+        return cls(id=r.str("id"), tag=r.str("tag"), category=r.str("category"),
+                   accepted=r.bool("accepted"), reason=r.opt_str("reason"))
+
+
+@dataclass
+class StrengthRecord:
+    """One strength reading; ``label`` tells readings of one id apart (before/after)."""
+
+    id: str
+    tag: str
+    label: str
+    value: float | None
+
+    @classmethod
+    def read(cls, r: Reader) -> StrengthRecord:
+        return cls(id=r.str("id"), tag=r.str("tag"), label=r.str("label"),
+                   value=r.opt_num("value"))
+
+
+@dataclass
+class Records:
+    """Everything one (backend, seed) pair produced."""
+
+    probes: list[ProbeRecord] = field(default_factory=list)
+    writes: list[WriteRecord] = field(default_factory=list)
+    items: list[ItemRecord] = field(default_factory=list)
+    strengths: list[StrengthRecord] = field(default_factory=list)
+    consolidations: list[dict[str, Any]] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def read(cls, r: Reader) -> Records:
+        return cls(
+            probes=r.list("probes", ProbeRecord.read, default=[]),
+            writes=r.list("writes", WriteRecord.read, default=[]),
+            items=r.list("items", ItemRecord.read, default=[]),
+            strengths=r.list("strengths", StrengthRecord.read, default=[]),
+            consolidations=r.list("consolidations", lambda x: x.obj_value(), default=[]),
+        )
+
+    @classmethod
+    def from_dict(cls, d: Any, path: str = "records") -> Records:
+        return cls.read(Reader(d, path))

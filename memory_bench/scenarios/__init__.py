@@ -1,0 +1,2 @@
+"""Scenarios: the script of steps, scenario files, the continual protocol and the
+first-party generators."""

@@ -1,0 +1,84 @@
+"""The first-party scenario generators, registered through the plugin hook a third
+party uses (an internal plugin: always loaded, before entry points).
+
+``templated`` and ``natural`` both make the continual protocol's data and run
+its eight-phase script; they differ in where the facts come from.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping
+from typing import Any
+
+from memory_bench.plugins.hookspecs import hookimpl
+from memory_bench.plugins.scenarios import ScenarioRegistry
+from memory_bench.scenarios.continual.caveats import continual_caveats
+from memory_bench.scenarios.continual.params import CONTINUAL_PARAMETERS, check_continual
+from memory_bench.scenarios.script import Script
+
+__all__ = ["continual_data", "memory_bench_register_scenarios"]
+
+VERSION = "1.0"
+_MODULES = {
+    "templated": "memory_bench.scenarios.generators.templated",
+    "natural": "memory_bench.scenarios.generators.natural",
+}
+
+
+def continual_data(spec: Any, seed: int) -> Any:
+    """The continual data (facts, noise, updates, gate) a built-in generator makes for a
+    scenario spec and a seed: what scripts and tuning tools outside a run inspect."""
+    from memory_bench.scenarios.continual import ContinualParams
+
+    return importlib.import_module(_MODULES[spec.generator]).generate(
+        ContinualParams.from_params(spec.params), seed)
+
+
+def _continual(name: str):
+    """generate and check for a continual generator module, imported on first use."""
+    def module() -> Any:
+        return importlib.import_module(_MODULES[name])
+
+    def generate(params: Mapping[str, Any], seed: int) -> Script:
+        from memory_bench.scenarios.continual import ContinualParams, continual_script
+        from memory_bench.scenarios.generators.names import PoolExhausted
+
+        p = ContinualParams.from_params(params)
+        try:
+            data = module().generate(p, seed)
+        except PoolExhausted as exc:  # capacity_error should have caught it: still say why
+            raise ValueError(f"seed {seed}: {exc}") from None
+        return continual_script(p, data)
+
+    def check(params: Mapping[str, Any]) -> str | None:
+        from memory_bench.scenarios.continual import ContinualParams
+
+        return check_continual(params) or module().capacity_error(
+            ContinualParams.from_params(params))
+
+    return generate, check
+
+
+@hookimpl
+def memory_bench_register_scenarios(registry: ScenarioRegistry) -> None:
+    from memory_bench.metrics.continual import CONTINUAL_METRICS
+
+    descriptions = {
+        "templated": "METHOD.md's protocol on templated synthetic facts about invented names: "
+                     "13 relations, 4 fact templates and 3 question phrasings each",
+        "natural": "the same protocol on real prose: WordNet 3.0 definitions asked for by a "
+                   "synonym the fact does not contain",
+    }
+    for name, description in descriptions.items():
+        generate, check = _continual(name)
+        registry.add(
+            name,
+            generate=generate,
+            description=description,
+            version=VERSION,
+            parameters=CONTINUAL_PARAMETERS,
+            metrics=CONTINUAL_METRICS,
+            check=check,
+            caveats=continual_caveats(name),
+        )

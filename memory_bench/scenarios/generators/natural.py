@@ -1,0 +1,248 @@
+"""The natural generator: facts in real prose from WordNet 3.0, asked for in other words.
+
+METHOD.md §4 names templated facts as a weakness ("retrieval on templates is
+easier than retrieval on prose") and §5.3 asks for a real corpus. Here:
+
+- a **fact** states one WordNet noun sense of a word in WordNet's own
+  definition (often with WordNet's example sentence): "Grip is a word for the
+  appendage to an object that is designed to be held in order to use or move
+  it." Its subject is the word (``grip``), its relation ``meaning``, its value
+  the definition;
+- its **question** asks by a *synonym* from the same synset that the fact's text
+  does not contain and that shares no word with the fact's word: "What does
+  handgrip mean?". The synonym has exactly one sense in all of WordNet, so the
+  question has one answer, and no other stored item names it as a word;
+- **noise** states other senses of other words, with the same frames;
+- an **update** gives the fact's word a different real sense of that same word
+  (WordNet polysemy) with a later timestamp, and asks "What does grip mean
+  now?";
+- **gate** items are real text: clean = further WordNet senses, duplicate =
+  exact copies of stored noise, short = a WordNet word or two-word term,
+  empty = whitespace.
+
+Every word that any stored item names belongs to exactly one stored item
+(except a fact's word, which its update shares), so each question has exactly
+one correct item. ``stats["question_overlap"]`` measures how much each
+question shares with its fact (see overlap.py).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Iterator
+
+from memory_bench.contract.items import Item
+from memory_bench.scenarios.continual.data import Fact, GateCase, ScenarioData, Update
+from memory_bench.scenarios.continual.params import ContinualParams as Params
+from memory_bench.scenarios.generators import phrasing
+from memory_bench.scenarios.generators.common import EPOCH, WHITESPACE, ItemStamper
+from memory_bench.scenarios.generators.overlap import question_overlap
+from memory_bench.scenarios.generators.wordnet import Corpus, Synset, load_corpus
+
+__all__ = ["MAX_FACTS", "MAX_SENSES", "RELATION", "capacity_error", "generate"]
+
+RELATION = "meaning"
+# Checked by tests/test_natural_generator.py: generation succeeds for every seed tried at
+# these limits, with room to spare (about 2,400 synsets qualify as facts, 13,357 in all).
+MAX_FACTS = 500
+MAX_SENSES = 5000  # synsets one seed draws: 2 per fact, noise, gate short and clean
+_WORD = re.compile(r"^[a-z][a-z' -]*[a-z]$")
+
+
+def capacity_error(s: Params) -> str | None:
+    drawn = 2 * s.facts + s.noise + s.gate_short + s.gate_clean
+    if s.facts > MAX_FACTS:
+        return (
+            f"asks for {s.facts} facts; the natural generator has enough "
+            f"synonym pairs in its WordNet slice for at most {MAX_FACTS}"
+        )
+    if drawn > MAX_SENSES:
+        return (
+            f"needs {drawn} distinct WordNet senses (2 x facts + noise + "
+            f"gate_short + gate_clean); the natural generator draws at most {MAX_SENSES}"
+        )
+    if s.gate_duplicate and not s.noise:
+        return "gate duplicates copy noise items, so noise must be > 0"
+    return None
+
+
+def _tokens(word: str) -> set[str]:
+    return set(re.findall(r"[a-z]+", word.lower()))
+
+
+def _senses_of(c: Corpus, word: str) -> list[Synset]:
+    """The slice's senses of ``word``, spelt exactly so ("commerce", not "Commerce")."""
+    return [c.synsets[i] for i in c.by_word.get(word.lower(), ()) if word in c.synsets[i].words]
+
+
+def _pairs(c: Corpus, s: Synset) -> list[tuple[str, str]]:
+    """(fact word, question word) pairs a fact about ``s`` can use.
+
+    The fact word has another sense in the slice (so it can be updated); the
+    question word has one sense in all of WordNet, shares no word with the fact
+    word and does not occur in the definition.
+    """
+    fact_words = [w for w in s.words if _WORD.match(w) and len(_senses_of(c, w)) >= 2]
+    asked = [
+        w
+        for w, n in zip(s.words, s.senses, strict=True)
+        if _WORD.match(w) and n == 1 and not phrasing.has_phrase(s.definition, w)
+    ]
+    return [(a, b) for a in fact_words for b in asked if not _tokens(a) & _tokens(b)]
+
+
+class _Draw:
+    """Senses drawn without reuse: no word is named by two drawn senses."""
+
+    def __init__(self, corpus: Corpus, rng: random.Random) -> None:
+        self.c = corpus
+        self.rng = rng
+        self.used: set[str] = set()
+        self.order = list(range(len(corpus.synsets)))
+        rng.shuffle(self.order)
+        self.cursor = 0
+
+    def free(self, s: Synset, allow: str = "") -> bool:
+        return not ({w.lower() for w in s.words} - {allow.lower()}) & self.used
+
+    def take(self, s: Synset) -> None:
+        self.used |= {w.lower() for w in s.words}
+
+    def facts(self, n: int) -> list[tuple[Synset, str, str, Synset]]:
+        """n (sense, fact word, question word, other sense of the fact word)."""
+        candidates = [s for s in self.c.synsets if _pairs(self.c, s)]
+        self.rng.shuffle(candidates)
+        out = []
+        for s in candidates:
+            if len(out) == n:
+                break
+            if not self.free(s):
+                continue
+            options = []
+            for a, b in _pairs(self.c, s):
+                others = [
+                    o
+                    for o in _senses_of(self.c, a)
+                    if o is not s and self.free(o, allow=a) and o.definition != s.definition
+                ]
+                options += [(a, b, o) for o in others]
+            if not options:
+                continue
+            a, b, other = self.rng.choice(options)
+            self.take(s)
+            self.take(other)
+            out.append((s, a, b, other))
+        if len(out) < n:
+            raise RuntimeError(f"natural generator: only {len(out)} of {n} facts could be drawn")
+        return out
+
+    def senses(self) -> Iterator[Synset]:
+        """Unused senses in this seed's order; the caller takes the ones it keeps."""
+        while self.cursor < len(self.order):
+            s = self.c.synsets[self.order[self.cursor]]
+            self.cursor += 1
+            if self.free(s):
+                yield s
+
+    def pick(self, n: int, word_ok) -> list[tuple[Synset, str]]:
+        out: list[tuple[Synset, str]] = []
+        for s in self.senses():
+            if len(out) == n:
+                break
+            words = [w for w in s.words if word_ok(w)]
+            if words:
+                self.take(s)
+                out.append((s, self.rng.choice(words)))
+        if len(out) < n:
+            raise RuntimeError(f"natural generator: ran out of WordNet senses ({len(out)}/{n})")
+        return out
+
+
+def generate(s: Params, seed: int) -> ScenarioData:
+    corpus = load_corpus()
+    rng = random.Random(f"memory-bench/natural/{seed}")
+    draw = _Draw(corpus, rng)
+    stamp = ItemStamper(s.region)
+
+    def item(prefix: str, i: int, text: str, word: str, sense: Synset) -> Item:
+        tags = (f"subject:{word}", f"relation:{RELATION}", f"synset:{sense.key}")
+        return stamp(prefix, i, text, tags)
+
+    picked = draw.facts(s.facts)
+    facts, asked = [], []
+    for i, (sense, a, b, _) in enumerate(picked):
+        text = phrasing.fact_text(rng, a, sense, avoid=b)
+        question = phrasing.probe_question(rng, b)
+        facts.append(Fact(item("e1", i, text, a, sense), question, a, RELATION, sense.definition))
+        asked.append(b)
+
+    noise = [
+        item("n", i, phrasing.fact_text(rng, w, sense), w, sense)
+        for i, (sense, w) in enumerate(draw.pick(s.noise, _WORD.match))
+    ]
+
+    updates = []
+    for i, fi in enumerate(sorted(rng.sample(range(len(facts)), s.updates))):
+        f, other = facts[fi], picked[fi][3]
+        text = phrasing.update_text(rng, f.subject, other)
+        question = phrasing.update_question(rng, f.subject)
+        new = item("e2", i, text, f.subject, other)
+        updates.append(Update(fi, new, question, other.definition))
+
+    gate = _gate(s, rng, draw, noise)
+    stamped = [GateCase(stamp("g", i, g.item.text, g.item.tags), g.kind)
+               for i, g in enumerate(gate)]
+
+    updated = {u.fact for u in updates}
+    reinforce = sorted(
+        rng.sample([i for i in range(len(facts)) if i not in updated], s.reinforce_cells)
+    )
+    stats = {
+        "corpus": {
+            "name": "WordNet 3.0 noun senses (memory_bench/scenarios/corpus)",
+            "package": f"{corpus.manifest['source']['package']} "
+            f"{corpus.manifest['source']['version']}",
+            "sha256": corpus.manifest["sha256"],
+        },
+        "question_overlap": question_overlap(
+            probe=([f.question for f in facts], [f.item.text for f in facts], asked),
+            update=(
+                [u.question for u in updates],
+                [u.item.text for u in updates],
+                [facts[u.fact].subject for u in updates],
+            ),
+        ),
+    }
+    return ScenarioData(
+        seed=seed,
+        facts=tuple(facts),
+        noise=tuple(noise),
+        updates=tuple(updates),
+        gate=tuple(stamped),
+        reinforce=tuple(reinforce),
+        stats=stats,
+    )
+
+
+def _gate(s: Params, rng: random.Random, draw: _Draw, noise: list[Item]) -> list[GateCase]:
+    """Refusable and clean items, all real text, in a seeded shuffled order."""
+
+    def junk(text: str, tags: tuple[str, ...] = ()) -> Item:
+        return Item(id="", text=text, source="", timestamp=EPOCH, tags=tags)
+
+    cases = [GateCase(junk(rng.choice(WHITESPACE)), "empty") for _ in range(s.gate_empty)]
+    shorts = draw.pick(s.gate_short, lambda w: 1 <= len(w.split()) <= 2)
+    cases += [GateCase(junk(w), "short") for _, w in shorts]
+    # Copies of noise only: a copy of a fact would give its question a second right item.
+    dups = (
+        rng.sample(noise, s.gate_duplicate)
+        if s.gate_duplicate <= len(noise)
+        else rng.choices(noise, k=s.gate_duplicate)
+    )
+    cases += [GateCase(junk(it.text, it.tags), "duplicate") for it in dups]
+    for sense, w in draw.pick(s.gate_clean, _WORD.match):
+        tags = (f"subject:{w}", f"relation:{RELATION}", f"synset:{sense.key}")
+        cases.append(GateCase(junk(phrasing.fact_text(rng, w, sense), tags), "clean"))
+    rng.shuffle(cases)
+    return cases

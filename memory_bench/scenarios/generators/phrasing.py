@@ -1,0 +1,97 @@
+"""How the natural generator turns a WordNet sense into sentences and questions.
+
+The content of every fact is WordNet's own prose (definition, and often a real
+example sentence); only a short frame around it is ours. The frames are chosen
+so that fact and question frames share no content word ("mean", "term",
+"refer", "define", "now", "current" occur only in questions; "denotes",
+"word for", "name for", "correction", "usage" only in facts and updates):
+what a question shares with its fact is then WordNet's text and nothing the
+harness put there.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+
+from memory_bench.scenarios.generators.wordnet import Synset
+
+__all__ = [
+    "fact_text",
+    "has_phrase",
+    "probe_question",
+    "update_question",
+    "update_text",
+]
+
+# {w}: the word, {d}: WordNet's definition.
+FACT_FRAMES = (
+    "{w}: {d}.",
+    "{w} denotes {d}.",
+    "{w} is a word for {d}.",
+    "In English, {w} is the name for {d}.",
+    "The noun {w} names {d}.",
+)
+# The same, followed by one of WordNet's example sentences: {e}.
+FACT_FRAMES_EXAMPLE = (
+    '{w}: {d}, as in "{e}".',
+    '{w} denotes {d}; for example, "{e}".',
+    '{w} is a word for {d}, as in "{e}".',
+    'The noun {w} names {d}, as when one says "{e}".',
+)
+# {w}: a synonym of the fact's word that the fact's text does not contain.
+PROBE_QUESTIONS = (
+    "What does {w} mean?",
+    "What is meant by {w}?",
+    "What does the term {w} refer to?",
+    "How would you define {w}?",
+    "Can you explain what {w} is?",
+    "What is the meaning of {w}?",
+)
+# An update gives the fact's own word a different real sense of it.
+UPDATE_FRAMES = (
+    "Correction: in these notes, {w} denotes {d}.",
+    "From today, {w} is to be read as {d}.",
+    "Our usage has changed: {w} names {d}.",
+    "Revised entry. {w}: {d}.",
+)
+UPDATE_QUESTIONS = (
+    "What does {w} mean now?",
+    "What is the current meaning of {w}?",
+    "What is {w} taken to mean these days?",
+)
+
+
+def has_phrase(text: str, phrase: str) -> bool:
+    """``phrase`` occurs in ``text`` as whole words, ignoring case."""
+    return re.search(r"\b" + re.escape(phrase.lower()) + r"\b", text.lower()) is not None
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _clean(definition: str) -> str:
+    return definition.rstrip(" .;")
+
+
+def fact_text(rng: random.Random, word: str, s: Synset, avoid: str | None = None) -> str:
+    """A sentence stating sense ``s`` of ``word``; an example only if it lacks ``avoid``."""
+    examples = [e for e in s.examples if not (avoid and has_phrase(e, avoid))]
+    if examples and rng.random() < 0.5:
+        frame = rng.choice(FACT_FRAMES_EXAMPLE)
+        return _cap(frame.format(w=word, d=_clean(s.definition), e=rng.choice(examples)))
+    return _cap(rng.choice(FACT_FRAMES).format(w=word, d=_clean(s.definition)))
+
+
+def update_text(rng: random.Random, word: str, s: Synset) -> str:
+    return _cap(rng.choice(UPDATE_FRAMES).format(w=word, d=_clean(s.definition)))
+
+
+def probe_question(rng: random.Random, word: str) -> str:
+    return _cap(rng.choice(PROBE_QUESTIONS).format(w=word))
+
+
+def update_question(rng: random.Random, word: str) -> str:
+    return _cap(rng.choice(UPDATE_QUESTIONS).format(w=word))
+

@@ -1,0 +1,212 @@
+"""A scenario's output: a script of steps from a small fixed vocabulary.
+
+A scenario generator turns (parameters, seed) into a :class:`Script`; the
+runner executes it through the Backend protocol and records what happened. The
+runner knows neither the scenario nor the backend, and the answer key (which
+item is a fact, an update or noise; which items should be refused) stays in
+the script, never reaching the backend: a :class:`Write` sends only the items,
+its ``categories`` stay with the harness.
+
+The vocabulary:
+
+- :class:`Write`: one ``write`` call with these items;
+- :class:`Probe`: one ``query``, with the ids that answer it, the ids it should
+  outrank, a tag (``probe``, ``reprobe``, ``update``, ...) and a category;
+- :class:`ReadStrength`: read the strength of ids (before/after reinforcement);
+- :class:`Consolidate`: the backend's sleep;
+- :class:`Reset`: close the store and start again on an empty one (a dataset
+  with one store per conversation runs several episodes in one pair).
+
+A step may name the capability it needs; the runner skips it for a backend that
+does not declare it (no strength to read, no sleep to run).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from memory_bench.contract.capabilities import Capability
+from memory_bench.contract.items import Item
+
+__all__ = [
+    "UNBOUND_PREFIX",
+    "Consolidate",
+    "Probe",
+    "ReadStrength",
+    "Reset",
+    "Script",
+    "ScriptError",
+    "Step",
+    "Write",
+    "canonical_hash",
+]
+
+# Generators write ids (and, where they carry it, sources) under this prefix; the
+# runner binds it to ``bench-<run>-s<seed>-``. The data hash is taken before
+# binding, so it depends on the scenario's parameters and the seed only.
+UNBOUND_PREFIX = "bench-RUN-"
+
+
+class ScriptError(ValueError):
+    """A script the runner cannot execute (an id outside the prefix, an unknown id)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Write:
+    """Write ``items`` in one call. ``categories`` (one per item, or empty) is the
+    answer key for per-item metrics, e.g. the gate's kinds; never sent."""
+
+    items: tuple[Item, ...]
+    tag: str
+    categories: tuple[str, ...] = ()
+    needs: Capability | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Probe:
+    """Ask ``question``; ``expected`` ids answer it, ``outrank`` ids it should beat.
+
+    ``key`` identifies the question within its seed, so that the same question
+    can be paired across backends (and across the two asks of one question).
+    """
+
+    question: str
+    expected: tuple[str, ...]
+    tag: str
+    category: str | None = None
+    outrank: tuple[str, ...] = ()
+    key: str | None = None
+    needs: Capability | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ReadStrength:
+    """Read the strength of ``ids``; ``label`` tells readings apart (before/after)."""
+
+    ids: tuple[str, ...]
+    tag: str
+    label: str
+    needs: Capability | None = Capability.STRENGTH
+
+
+@dataclass(frozen=True, slots=True)
+class Consolidate:
+    tag: str = "consolidate"
+    needs: Capability | None = Capability.CONSOLIDATE
+
+
+@dataclass(frozen=True, slots=True)
+class Reset:
+    """Remove this pair's items, close the backend, and open a new one on an empty store."""
+
+    tag: str = "reset"
+    needs: Capability | None = None
+
+
+Step = Write | Probe | ReadStrength | Consolidate | Reset
+
+
+def canonical_hash(doc: Any) -> str:
+    """``sha256:`` of the canonical JSON of ``doc`` (sorted keys, no spaces)."""
+    blob = json.dumps(doc, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return "sha256:" + hashlib.sha256(blob.encode("utf-8")).hexdigest()
+
+
+def _step_dict(step: Step) -> dict[str, Any]:
+    kind = type(step).__name__.lower()
+    d: dict[str, Any] = {"step": kind, "tag": step.tag}
+    if isinstance(step, Write):
+        d["items"] = [i.to_dict() for i in step.items]
+        d["categories"] = list(step.categories)
+    elif isinstance(step, Probe):
+        d.update(question=step.question, expected=list(step.expected), category=step.category,
+                 outrank=list(step.outrank))
+    elif isinstance(step, ReadStrength):
+        d.update(ids=list(step.ids), label=step.label)
+    if step.needs is not None:
+        d["needs"] = step.needs.value
+    return d
+
+
+@dataclass(frozen=True)
+class Script:
+    """Everything one (scenario, seed) writes and asks, in order.
+
+    ``data_hash`` is what the result records for the seed; a generator that
+    leaves it empty gets the hash of the script's canonical JSON. ``stats`` are
+    facts about the data a reader should know (the result's ``data_stats``).
+    """
+
+    steps: tuple[Step, ...]
+    k: int
+    seed: int
+    data_hash: str = ""
+    stats: dict[str, Any] = field(default_factory=dict, compare=False)
+    prefix: str = UNBOUND_PREFIX
+
+    def __post_init__(self) -> None:
+        if self.k < 1:
+            raise ScriptError(f"script k must be at least 1, got {self.k}")
+        if not self.data_hash:
+            object.__setattr__(self, "data_hash", canonical_hash(self.to_dict()))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"k": self.k, "seed": self.seed, "steps": [_step_dict(s) for s in self.steps]}
+
+    def items(self) -> list[Item]:
+        return [i for s in self.steps if isinstance(s, Write) for i in s.items]
+
+    def probes(self) -> list[Probe]:
+        return [s for s in self.steps if isinstance(s, Probe)]
+
+    def check(self) -> None:
+        """Every item id under the prefix and unique; every referenced id written
+        before it is referenced (within its episode); categories one per item."""
+        seen: set[str] = set()
+        for n, step in enumerate(self.steps):
+            if isinstance(step, Write):
+                if step.categories and len(step.categories) != len(step.items):
+                    raise ScriptError(f"step {n}: {len(step.categories)} categories for "
+                                      f"{len(step.items)} items")
+                for item in step.items:
+                    if not item.id.startswith(self.prefix):
+                        raise ScriptError(f"step {n}: item id {item.id!r} does not start with "
+                                          f"{self.prefix!r}")
+                    if item.id in seen:
+                        raise ScriptError(f"step {n}: item id {item.id!r} is written twice")
+                    seen.add(item.id)
+            elif isinstance(step, Probe | ReadStrength):
+                ids = (*step.expected, *step.outrank) if isinstance(step, Probe) else step.ids
+                unknown = [i for i in ids if i not in seen]
+                if unknown:
+                    raise ScriptError(f"step {n}: {unknown[0]!r} is referenced before it is "
+                                      "written")
+            elif isinstance(step, Reset):
+                seen = set()
+
+    def bind(self, prefix: str) -> Script:
+        """The same script with ``prefix`` in place of the unbound one, in every id and
+        in every source that carries it; the data hash is kept."""
+        old = self.prefix
+
+        def b(value: str) -> str:
+            return prefix + value[len(old):] if value.startswith(old) else value
+
+        def item(i: Item) -> Item:
+            return replace(i, id=b(i.id), source=b(i.source))
+
+        steps: list[Step] = []
+        for s in self.steps:
+            if isinstance(s, Write):
+                steps.append(replace(s, items=tuple(item(i) for i in s.items)))
+            elif isinstance(s, Probe):
+                steps.append(replace(s, expected=tuple(map(b, s.expected)),
+                                     outrank=tuple(map(b, s.outrank))))
+            elif isinstance(s, ReadStrength):
+                steps.append(replace(s, ids=tuple(map(b, s.ids))))
+            else:
+                steps.append(s)
+        return replace(self, steps=tuple(steps), prefix=prefix)
