@@ -17,6 +17,7 @@ from typing import Any
 
 from memory_bench import __version__
 from memory_bench.contract.options import OptionError
+from memory_bench.harness.executors import EXECUTORS
 from memory_bench.harness.isolation import DEFAULT_TIMEOUT, ISOLATION_MODES
 from memory_bench.harness.livestore import StaleStoreError
 from memory_bench.harness.pair import GenerationError
@@ -83,9 +84,11 @@ def _parser() -> argparse.ArgumentParser:
     run_options(r)
     r.add_argument("--quiet", action="store_true", help="no progress display")
     r.add_argument("--keep-work", action="store_true", help="keep each pair's store directory")
-    r.add_argument("--isolation", choices=ISOLATION_MODES, default="process",
-                   help="process: each (backend, seed) pair in a child process with a timeout "
-                   "(default); none: in this process, no timeout (to measure or debug)")
+    r.add_argument("--executor", choices=EXECUTORS, default=None,
+                   help="process: each (backend, seed) pair in a forked child with a timeout "
+                   "(default); local: in this process, no timeout (to measure or debug)")
+    r.add_argument("--isolation", choices=ISOLATION_MODES, default=None,
+                   help="the older name of --executor: process, or none (= local)")
     r.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
                    help=f"per pair, with process isolation (default: {DEFAULT_TIMEOUT:g})")
     r.add_argument("--clean-stale", action="store_true",
@@ -284,13 +287,17 @@ def _on_sigterm(signum: int, frame: Any) -> None:
 def cmd_run(args: argparse.Namespace) -> int:
     from memory_bench.analysis.compare import analyse
     from memory_bench.harness.progress import Progress
-    from memory_bench.harness.runner import RunConfig, run_benchmark
+    from memory_bench.harness.runner import ISOLATION_ALIASES, RunConfig, run_benchmark
     from memory_bench.render.save import save_report
     from memory_bench.render.table import render_table
     from memory_bench.results.manifest import build_manifest
 
     if not args.timeout > 0:
         raise UsageError("--timeout must be a positive number of seconds")
+    executor = args.executor or ("local" if args.isolation == "none" else "process")
+    if args.executor and args.isolation and executor != ISOLATION_ALIASES[args.isolation]:
+        raise UsageError(f"--executor {args.executor} and --isolation {args.isolation} "
+                         "disagree; give one")
     plan = _Plan(args, _plugins())
     say = (lambda m: None) if args.quiet else (lambda m: print(m, file=sys.stderr))
     manifest = build_manifest(plan.selections)
@@ -308,7 +315,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         cache_dir=plan.cache_dir,
         manifest=manifest,
         keep_work=args.keep_work,
-        isolation=args.isolation,
+        executor=executor,
         timeout=args.timeout,
         clean_stale=args.clean_stale,
     )

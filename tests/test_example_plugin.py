@@ -34,7 +34,7 @@ def test_example_plugin_runs_the_protocol(keyword_plugin, tmp_path: Path) -> Non
         scenario=load_scenario("smoke"),
         seeds=[0],
         out=tmp_path / "r.json",
-        isolation="none",  # not what this test is about; the isolation tests fork
+        executor="local",  # not what this test is about; the isolation tests fork
     )
     result = run_benchmark(cfg)
     run = result.backends[0].runs[0]
@@ -50,4 +50,42 @@ def test_readme_shows_the_example_verbatim() -> None:
     readme = (ROOT / "README.md").read_text()
     for name in ("src/memory_bench_keyword/plugin.py", "pyproject.toml"):
         code = (EXAMPLE / name).read_text()
+        assert code.strip() in readme, f"README's copy of {name} is out of date"
+
+
+SCENARIO_EXAMPLE = ROOT / "examples" / "scenario-plugin"
+
+
+@pytest.fixture
+def diary_plugin(monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.syspath_prepend(str(SCENARIO_EXAMPLE / "src"))
+    yield importlib.import_module("memory_bench_diary.plugin")
+    sys.modules.pop("memory_bench_diary.plugin", None)
+    sys.modules.pop("memory_bench_diary", None)
+
+
+def test_example_scenario_plugin_runs_with_the_example_backend(
+        diary_plugin, keyword_plugin, tmp_path: Path) -> None:
+    from memory_bench.scenarios.spec import resolve_scenario
+
+    loaded = load_plugins([("diary", diary_plugin), ("keyword", keyword_plugin)],
+                          autoload=False)
+    scenario = resolve_scenario(loaded.scenarios, {"name": "diary", "generator": "diary",
+                                                   "days": 30, "questions": 10}, "test")
+    cfg = RunConfig(plugins=loaded, selections=select_backends(loaded.registry, ["keyword"]),
+                    scenario=scenario, seeds=[0, 1], out=tmp_path / "r.json",
+                    executor="local")
+    result = run_benchmark(cfg)
+    run = result.backends[0].runs[0]
+    assert run.status == "ok", run.error
+    assert run.metrics["hit_at_1"] == 1.0  # the place names the entry: a keyword finds it
+    assert {"hit_at_1/old", "hit_at_1/recent"} <= set(run.metrics)
+    assert [m.name for m in result.metrics] == ["hit_at_1"]
+    assert result.scenario.caveats[0].startswith("A teaching example")
+
+
+def test_readme_shows_the_scenario_example_verbatim() -> None:
+    readme = (ROOT / "README.md").read_text()
+    for name in ("src/memory_bench_diary/plugin.py", "pyproject.toml"):
+        code = (SCENARIO_EXAMPLE / name).read_text()
         assert code.strip() in readme, f"README's copy of {name} is out of date"

@@ -69,7 +69,7 @@ def test_result_file_records_the_stats_of_every_seed(tmp_path: Path) -> None:
         scenario=scenario,
         seeds=[0, 1],
         out=tmp_path / "r.json",
-        isolation="none",  # not what this test is about; the isolation tests fork
+        executor="local",  # not what this test is about; the isolation tests fork
     )
     run_benchmark(cfg)
     doc = load_result(tmp_path / "r.json")

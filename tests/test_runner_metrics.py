@@ -23,7 +23,7 @@ def _run(tmp_path: Path, specs: list[str], seeds: list[int] | None = None, **ove
         scenario=scenario,
         seeds=seeds or [0],
         out=tmp_path / "r.json",
-        isolation="none",  # in-process: this test is not about isolation
+        executor="local",  # in-process: this test is not about isolation
     )
     return run_benchmark(cfg), cfg
 

@@ -31,7 +31,7 @@ def _run(tmp_path: Path, spec: str) -> Result:
         scenario=load_scenario("smoke"),
         seeds=[0, 1],
         out=tmp_path / "r.json",
-        isolation="none",  # in-process: this test is not about isolation
+        executor="local",  # in-process: this test is not about isolation
         cache_dir=tmp_path / "cache",
     )
     return run_benchmark(cfg)

@@ -26,7 +26,7 @@ def _run(tmp_path: Path, name: str, specs: list[str], cache_dir: Path | None) ->
         scenario=load_scenario("smoke"),
         seeds=[0, 1],
         out=tmp_path / f"{name}.json",
-        isolation="none",  # in-process: this test is not about isolation
+        executor="local",  # in-process: this test is not about isolation
         cache_dir=cache_dir,
     )
     return run_benchmark(cfg)

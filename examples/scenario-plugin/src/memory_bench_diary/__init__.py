@@ -1,0 +1,1 @@
+"""A minimal memory-bench scenario plugin (see plugin.py)."""
