@@ -1,7 +1,8 @@
 """The ``memory-bench`` command: parses arguments and delegates; no logic of its own.
 
 Exit status: 0 success; 1 a run finished but some pairs failed (or left items
-behind in a store); 2 bad input (one line on stderr, nothing written); 130
+behind in a store, or a run of every backend lacked a plugin that failed to
+load), or ``check`` found a broken promise; 2 bad input (one line on stderr, nothing written); 130
 interrupted (the result file holds every finished pair; ``--resume`` it).
 """
 
@@ -80,6 +81,11 @@ def _parser() -> argparse.ArgumentParser:
         sp.add_argument("--no-cache", action="store_true", help="switch the embedding cache off")
 
     run_options(sub.add_parser("plan", help="show what a run would do; writes nothing"))
+    ck = sub.add_parser("check", help="check backends against the contract (the conformance "
+                        "kit): one line per broken promise, exit 1 if any")
+    ck.add_argument("specs", nargs="*", metavar="SPEC",
+                    help="NAME or NAME:key=value,... (default: every installed backend)")
+    ck.add_argument("--json", action="store_true", help="machine-readable output")
     r = sub.add_parser("run", help="run the protocol and print the comparison")
     run_options(r)
     r.add_argument("--quiet", action="store_true", help="no progress display")
@@ -122,6 +128,37 @@ def _plugins() -> LoadedPlugins:
     return load_plugins()
 
 
+def _naming_broken(exc: SelectionError, loaded: LoadedPlugins) -> SelectionError:
+    """An unknown backend may be one whose plugin failed to load: say which failed."""
+    if loaded.broken and "unknown backend" in str(exc):
+        names = ", ".join(b.entry_point for b in loaded.broken)
+        return SelectionError(f"{exc}; plugins that failed to load: {names}")
+    return exc
+
+
+def _stdout_to_devnull() -> None:
+    """The reader of stdout left (`| head`): later writes, and the flush at exit, go
+    nowhere instead of raising BrokenPipeError again."""
+    import os
+
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+
+
+def _print_or_reader_left(text: str) -> None:
+    try:
+        print(text, flush=True)
+    except BrokenPipeError:
+        _stdout_to_devnull()
+
+
+def _warn_broken(loaded: LoadedPlugins) -> None:
+    """Each plugin that failed to load, on one line of stderr: easy to miss otherwise."""
+    for b in loaded.broken:
+        print(f"memory-bench: warning: {b.describe()}; its backends are not available",
+              file=sys.stderr)
+
+
 def _overrides(pairs: Sequence[str]) -> dict[str, str]:
     out: dict[str, str] = {}
     for pair in pairs:
@@ -161,10 +198,7 @@ class _Plan:
                 check_writable(self.out)
                 check_writable(pairs_dir_for(self.out))
         except SelectionError as exc:
-            if loaded.broken and "unknown backend" in str(exc):
-                names = ", ".join(b.entry_point for b in loaded.broken)
-                raise SelectionError(f"{exc}; plugins that failed to load: {names}") from None
-            raise
+            raise _naming_broken(exc, loaded) from None
         self.broken = loaded.broken
         self.cache_dir = None if args.no_cache else (args.cache_dir or default_cache_dir())
         self.save = args.save
@@ -272,8 +306,38 @@ def cmd_scenarios(args: argparse.Namespace) -> int:
 
 
 def cmd_plan(args: argparse.Namespace) -> int:
-    print(_Plan(args, _plugins()).describe())
+    plan = _Plan(args, _plugins())
+    _warn_broken(plan.plugins)
+    print(plan.describe())
     return 0
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    from memory_bench.testing import check_selection
+
+    loaded = _plugins()
+    try:
+        selections = select_backends(loaded.registry, args.specs)
+    except SelectionError as exc:
+        raise _naming_broken(exc, loaded) from None
+    reports = []
+    for sel in selections:
+        report = check_selection(sel)
+        reports.append(report)
+        if not args.json:
+            print("\n".join(report.lines()), flush=True)
+    # Asked to check every installed backend, a plugin that failed to load has broken
+    # every promise; asked for named ones, it is a warning.
+    broken = loaded.broken if not args.specs else []
+    if args.json:
+        print(json.dumps({"backends": [r.to_dict() for r in reports],
+                          "broken": [b.to_dict() for b in loaded.broken]}, indent=2))
+    else:
+        for b in broken:
+            print(f"BROKEN {b.describe()}")
+        if args.specs:
+            _warn_broken(loaded)
+    return 1 if broken or any(r.broken for r in reports) else 0
 
 
 class _Terminated(KeyboardInterrupt):
@@ -299,6 +363,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         raise UsageError(f"--executor {args.executor} and --isolation {args.isolation} "
                          "disagree; give one")
     plan = _Plan(args, _plugins())
+    _warn_broken(plan.plugins)
     say = (lambda m: None) if args.quiet else (lambda m: print(m, file=sys.stderr))
     manifest = build_manifest(plan.selections)
     if plan.broken:
@@ -327,10 +392,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
     analyse(result)  # summaries with bootstrap and paired comparisons, kept in the file
     write_result(plan.out, result)
-    print(render_table(result))
-    if plan.broken and not args.backend:  # "every backend" silently lacked these
-        for b in plan.broken:
-            say(f"warning: not run: {b.describe()}")
+    _print_or_reader_left(render_table(result))  # `run | head` still saves and exits truly
     say(f"result: {plan.out}")
     if plan.save:
         paths = save_report(result, plan.report_paths, written=plan.out)
@@ -354,7 +416,9 @@ def cmd_run(args: argparse.Namespace) -> int:
             print(f"memory-bench: {label}: store check after the run failed: {why}",
                   file=sys.stderr)
             bad_store = True
-    return 1 if failed or dirty or bad_store else 0
+    # "Every installed backend" was asked for, and a plugin's backends could not run.
+    missing = bool(plan.broken) and not args.backend and plan.resume is None
+    return 1 if failed or dirty or bad_store or missing else 0
 
 
 def cmd_report(args: argparse.Namespace) -> int:
@@ -380,7 +444,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
 
 COMMANDS = {"backends": cmd_backends, "scenarios": cmd_scenarios, "plan": cmd_plan,
-            "run": cmd_run, "report": cmd_report, "compare": cmd_compare}
+            "check": cmd_check, "run": cmd_run, "report": cmd_report, "compare": cmd_compare}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -397,10 +461,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("memory-bench: interrupted; finished pairs are in the result file", file=sys.stderr)
         return 130
     except BrokenPipeError:  # `memory-bench ... | head`: the reader left; end quietly
-        import os
-
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        _stdout_to_devnull()
         return 0
 
 
