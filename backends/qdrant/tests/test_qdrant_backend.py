@@ -1,0 +1,145 @@
+"""qdrant through the Backend protocol: real qdrant-client (local mode), the real model."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from guarded_run import run_guarded
+
+from memory_bench import BackendContext, Item, NotSupportedError
+from memory_bench.plugins import load_plugins
+from memory_bench.plugins.selection import select_backends
+
+T0 = datetime(2026, 1, 1, tzinfo=UTC)
+FACTS = [
+    "Mara Olsen works for Fathom Foods.",
+    "Ivo Brandt was born in Kellsport.",
+    "The phone extension of Lena Park is 4471.",
+    "Tobias Wren's dog is called Biscuit.",
+    "Greta Lund lives in Harrowgate.",
+]
+
+
+def _items(prefix: str, texts: list[str], start_min: int = 0) -> list[Item]:
+    return [Item(f"{prefix}-{i:04d}", t, source=prefix,
+                 timestamp=T0 + timedelta(minutes=start_min + i)) for i, t in enumerate(texts)]
+
+
+def _make(tmp_path: Path, spec: str = "qdrant"):
+    sel = select_backends(load_plugins().registry, [spec])[0]
+    work = tmp_path / "work"
+    work.mkdir(exist_ok=True)
+    ctx = BackendContext(workdir=work, seed=0, run_id="t", cache_dir=tmp_path / "cache")
+    return sel.info.factory(dict(sel.options), ctx)
+
+
+def test_listing_plugins_imports_neither_qdrant_client_nor_torch() -> None:
+    code = textwrap.dedent("""
+        import json, sys
+        from memory_bench.plugins import load_plugins
+        info = load_plugins().registry.get("qdrant")
+        heavy = [m for m in ("qdrant_client", "torch", "sentence_transformers") if m in sys.modules]
+        print(json.dumps({"caps": sorted(c.value for c in info.capabilities), "heavy": heavy,
+                          "libraries": list(info.libraries)}))
+        """)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    got = json.loads(out.stdout)
+    assert got["caps"] == ["persistent", "provenance"] and got["heavy"] == []
+    assert "qdrant-client" in got["libraries"] and "torch" in got["libraries"]
+
+
+@pytest.mark.slow
+def test_query_remove_count_and_provenance(tmp_path: Path) -> None:
+    b = _make(tmp_path)
+    try:
+        items = _items("bench-a-e1", FACTS)
+        assert all(r.accepted for r in b.write(items))
+        b.write(_items("other-b", FACTS[:2], 50))
+        hits = b.query("Who does Mara Olsen work for?", 3)
+        # The same text under two ids: a tie, in either order.
+        assert {h.id for h in hits[:2]} == {"bench-a-e1-0000", "other-b-0000"}
+        top = next(h for h in hits if h.id == "bench-a-e1-0000")
+        assert top.source == "bench-a-e1" and top.timestamp == items[0].timestamp
+        assert 0.5 < top.score <= 1.0 + 1e-6
+        # The score is the cosine of the shared embedder's vectors, as faiss-rag's is.
+        q = b.embedder.encode_query("Who does Mara Olsen work for?")
+        v = b.embedder.encode([FACTS[0]])[0]
+        assert top.score == pytest.approx(float(q @ v), abs=1e-5)
+        # Prefixes are any leading characters, not only whole id segments.
+        assert b.count("bench-") == 5 and b.count("") == 7 and b.count("bench-a-e1-000") == 5
+        assert b.count("bench-a-e1-0003") == 1 and b.count("bench-a-e1-00031") == 0
+        assert b.remove("bench-a-") == 5 and b.count("bench-") == 0 and b.count("") == 2
+        assert {h.id for h in b.query("Who does Mara Olsen work for?", 5)} == {
+            "other-b-0000", "other-b-0001"}
+        with pytest.raises(NotSupportedError):
+            b.strength(["other-b-0000"])
+    finally:
+        b.close()
+
+
+@pytest.mark.slow
+def test_writing_an_id_again_replaces_it(tmp_path: Path) -> None:
+    b = _make(tmp_path)
+    try:
+        b.write(_items("bench-x-e1", FACTS))
+        b.write([Item("bench-x-e1-0000", "Mara Olsen works for Copperline Freight.",
+                      "bench-x-e2", T0 + timedelta(hours=5))])
+        assert b.count("bench-x-e1-0000") == 1 and b.count("") == 5
+        hit = b.query("Who does Mara Olsen work for?", 1)[0]
+        assert hit.id == "bench-x-e1-0000" and hit.source == "bench-x-e2"
+    finally:
+        b.close()
+
+
+@pytest.mark.slow
+def test_the_local_store_outlives_the_backend(tmp_path: Path) -> None:
+    store = tmp_path / "store"
+    b = _make(tmp_path, f"qdrant:path={store}")
+    try:
+        b.write(_items("bench-p-e1", FACTS))
+    finally:
+        b.close()  # releases qdrant's lock on the directory
+    again = _make(tmp_path, f"qdrant:path={store}")
+    try:
+        assert again.count("bench-p-") == 5
+        assert again.query("Where was Ivo Brandt born?", 1)[0].id == "bench-p-e1-0001"
+        assert again.remove("bench-p-") == 5 and again.count("") == 0
+    finally:
+        again.close()
+
+
+_SMOKE = """
+    from pathlib import Path
+    from memory_bench.harness.runner import RunConfig, run_benchmark
+    from memory_bench.plugins.manager import default_plugins
+    from memory_bench.plugins.selection import select_backends
+    from memory_bench.scenarios.spec import load_scenario
+    plugins = default_plugins()
+    cfg = RunConfig(plugins=plugins, selections=select_backends(plugins.registry, SPECS),
+                    scenario=load_scenario("smoke"), seeds=[0], out=Path("r.json"),
+                    executor="local", cache_dir=Path("cache"))
+    result = run_benchmark(cfg)
+    RESULT = {"runs": {b.label: [r.status, r.error, r.metrics] for b in result.backends
+                       for r in b.runs},
+              "returned": {b.label: [p.returned for p in b.runs[0].records.probes]
+                           for b in result.backends if b.runs[0].records}}
+"""
+
+
+@pytest.mark.slow
+def test_a_smoke_run_tries_no_network_and_ranks_as_faiss_rag(tmp_path: Path) -> None:
+    """The whole run, beside faiss-rag: nothing but loopback is attempted, and with the
+    same encoder and exact search qdrant returns what faiss-rag returns, probe by probe."""
+    got = run_guarded("SPECS = ['qdrant', 'faiss-rag']\n" + textwrap.dedent(_SMOKE), tmp_path)
+    assert got["attempts"] == []
+    for label in ("qdrant", "faiss-rag"):
+        status, error, metrics = got["runs"][label]
+        assert status == "ok", error
+        assert metrics["recall5_before"] == 1.0 and metrics["provenanceAccuracy"] == 1.0
+    assert got["returned"]["qdrant"] == got["returned"]["faiss-rag"]
