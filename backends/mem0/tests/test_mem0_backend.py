@@ -6,37 +6,17 @@ import json
 import subprocess
 import sys
 import textwrap
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from guarded_run import run_guarded
+from backend_support import FACTS, T0, items, open_backend, smoke_run_guarded
 
-from memory_bench import BackendContext, Item, NotSupportedError
-from memory_bench.plugins import load_plugins
-from memory_bench.plugins.selection import select_backends
-
-T0 = datetime(2026, 1, 1, tzinfo=UTC)
-FACTS = [
-    "Mara Olsen works for Fathom Foods.",
-    "Ivo Brandt was born in Kellsport.",
-    "The phone extension of Lena Park is 4471.",
-    "Tobias Wren's dog is called Biscuit.",
-    "Greta Lund lives in Harrowgate.",
-]
-
-
-def _items(prefix: str, texts: list[str], start_min: int = 0) -> list[Item]:
-    return [Item(f"{prefix}-{i:04d}", t, source=prefix,
-                 timestamp=T0 + timedelta(minutes=start_min + i)) for i, t in enumerate(texts)]
+from memory_bench import Item, NotSupportedError
 
 
 def _make(tmp_path: Path, spec: str = "mem0"):
-    sel = select_backends(load_plugins().registry, [spec])[0]
-    work = tmp_path / "work"
-    work.mkdir(exist_ok=True)
-    ctx = BackendContext(workdir=work, seed=0, run_id="t", cache_dir=tmp_path / "cache")
-    return sel.info.factory(dict(sel.options), ctx)
+    return open_backend(tmp_path, spec)
 
 
 def test_listing_plugins_imports_neither_mem0_nor_torch() -> None:
@@ -63,13 +43,13 @@ def test_query_remove_count_and_provenance(tmp_path: Path, store: str) -> None:
         from mem0.memory import telemetry
 
         assert telemetry.MEM0_TELEMETRY is False
-        items = _items("bench-a-e1", FACTS)
-        assert all(r.accepted for r in b.write(items))
-        b.write(_items("other-b", ["Nils Berg repairs violins in Odense."], 50))
+        written = items("bench-a-e1", FACTS)
+        assert all(r.accepted for r in b.write(written))
+        b.write(items("other-b", ["Nils Berg repairs violins in Odense."], 50))
         hits = b.query("Who does Mara Olsen work for?", 3)
         assert hits[0].id == "bench-a-e1-0000"
         # Provenance: the source from mem0's metadata, the timestamp from its created_at.
-        assert hits[0].source == "bench-a-e1" and hits[0].timestamp == items[0].timestamp
+        assert hits[0].source == "bench-a-e1" and hits[0].timestamp == written[0].timestamp
         assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
         assert b.count("bench-") == 5 and b.count("") == 6 and b.count("bench-a-e1-000") == 5
         assert b.remove("bench-a-") == 5 and b.count("bench-") == 0 and b.count("") == 1
@@ -93,7 +73,7 @@ def test_mem0s_score_is_the_cosine_with_its_threshold(tmp_path: Path) -> None:
         # Cosine to the question about 0.09 and -0.09: under mem0's threshold.
         texts = [*FACTS, "Boil the pasta for nine minutes.",
                  "Quarterly revenue rose by three percent."]
-        b.write(_items("bench-c-e1", texts))
+        b.write(items("bench-c-e1", texts))
         question = "Where does Greta Lund live?"
         hits = b.query(question, 7)
         q = emb.encode_query(question)
@@ -124,7 +104,7 @@ def test_writing_an_id_again_replaces_it_and_the_store_reopens(tmp_path: Path) -
     store = tmp_path / "store"
     b = _make(tmp_path, f"mem0:path={store}")
     try:
-        b.write(_items("bench-x-e1", FACTS))
+        b.write(items("bench-x-e1", FACTS))
         b.write([Item("bench-x-e1-0000", "Mara Olsen works for Copperline Freight.",
                       "bench-x-e2", T0 + timedelta(hours=5))])
         assert b.count("bench-x-e1-0000") == 1 and b.count("") == 5
@@ -141,22 +121,6 @@ def test_writing_an_id_again_replaces_it_and_the_store_reopens(tmp_path: Path) -
         again.close()
 
 
-_SMOKE = """
-    from pathlib import Path
-    from memory_bench.harness.runner import RunConfig, run_benchmark
-    from memory_bench.plugins.manager import default_plugins
-    from memory_bench.plugins.selection import select_backends
-    from memory_bench.scenarios.spec import load_scenario
-    plugins = default_plugins()
-    cfg = RunConfig(plugins=plugins, selections=select_backends(plugins.registry, SPECS),
-                    scenario=load_scenario("smoke"), seeds=[0], out=Path("r.json"),
-                    executor="local", cache_dir=Path("cache"))
-    result = run_benchmark(cfg)
-    import mem0.memory.telemetry as t
-    RESULT = {"runs": {b.label: [r.status, r.error, r.metrics, r.cleanup.ok]
-                       for b in result.backends for r in b.runs},
-              "telemetry": t.MEM0_TELEMETRY}
-"""
 
 
 @pytest.mark.slow
@@ -164,14 +128,17 @@ def test_a_run_tries_no_network_and_writes_nothing_in_home(tmp_path: Path) -> No
     """The whole smoke scenario through the runner, both of mem0's stores: no connection
     or DNS lookup but loopback is attempted, telemetry is off, and mem0 writes nothing in
     the home directory (MEM0_DIR is the pair's workdir)."""
-    got = run_guarded("SPECS = ['mem0', 'mem0:store=qdrant']\n" + textwrap.dedent(_SMOKE),
-                      tmp_path)
+    got = smoke_run_guarded(["mem0", "mem0:store=qdrant"], tmp_path, extra="""
+        import mem0.memory.telemetry
+        RESULT["telemetry"] = mem0.memory.telemetry.MEM0_TELEMETRY
+        """)
     assert got["attempts"] == []
     assert got["telemetry"] is False
     assert got["home"] == []
     for label in ("mem0", "mem0:store=qdrant"):
-        status, error, metrics, cleaned = got["runs"][label]
-        assert status == "ok", error
-        assert cleaned
-        assert metrics["recall5_before"] == 1.0 and metrics["provenanceAccuracy"] == 1.0
-        assert metrics["gateRecall"] is None and metrics["reinforcementDelta"] is None
+        run = got["runs"][label]
+        assert run["status"] == "ok", run["error"]
+        assert run["cleanup_ok"]
+        m = run["metrics"]
+        assert m["recall5_before"] == 1.0 and m["provenanceAccuracy"] == 1.0
+        assert m["gateRecall"] is None and m["reinforcementDelta"] is None

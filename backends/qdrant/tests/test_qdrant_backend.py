@@ -6,37 +6,17 @@ import json
 import subprocess
 import sys
 import textwrap
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from guarded_run import run_guarded
+from backend_support import FACTS, T0, items, open_backend, smoke_run_guarded
 
-from memory_bench import BackendContext, Item, NotSupportedError
-from memory_bench.plugins import load_plugins
-from memory_bench.plugins.selection import select_backends
-
-T0 = datetime(2026, 1, 1, tzinfo=UTC)
-FACTS = [
-    "Mara Olsen works for Fathom Foods.",
-    "Ivo Brandt was born in Kellsport.",
-    "The phone extension of Lena Park is 4471.",
-    "Tobias Wren's dog is called Biscuit.",
-    "Greta Lund lives in Harrowgate.",
-]
-
-
-def _items(prefix: str, texts: list[str], start_min: int = 0) -> list[Item]:
-    return [Item(f"{prefix}-{i:04d}", t, source=prefix,
-                 timestamp=T0 + timedelta(minutes=start_min + i)) for i, t in enumerate(texts)]
+from memory_bench import Item, NotSupportedError
 
 
 def _make(tmp_path: Path, spec: str = "qdrant"):
-    sel = select_backends(load_plugins().registry, [spec])[0]
-    work = tmp_path / "work"
-    work.mkdir(exist_ok=True)
-    ctx = BackendContext(workdir=work, seed=0, run_id="t", cache_dir=tmp_path / "cache")
-    return sel.info.factory(dict(sel.options), ctx)
+    return open_backend(tmp_path, spec)
 
 
 def test_listing_plugins_imports_neither_qdrant_client_nor_torch() -> None:
@@ -58,14 +38,14 @@ def test_listing_plugins_imports_neither_qdrant_client_nor_torch() -> None:
 def test_query_remove_count_and_provenance(tmp_path: Path) -> None:
     b = _make(tmp_path)
     try:
-        items = _items("bench-a-e1", FACTS)
-        assert all(r.accepted for r in b.write(items))
-        b.write(_items("other-b", FACTS[:2], 50))
+        written = items("bench-a-e1", FACTS)
+        assert all(r.accepted for r in b.write(written))
+        b.write(items("other-b", FACTS[:2], 50))
         hits = b.query("Who does Mara Olsen work for?", 3)
         # The same text under two ids: a tie, in either order.
         assert {h.id for h in hits[:2]} == {"bench-a-e1-0000", "other-b-0000"}
         top = next(h for h in hits if h.id == "bench-a-e1-0000")
-        assert top.source == "bench-a-e1" and top.timestamp == items[0].timestamp
+        assert top.source == "bench-a-e1" and top.timestamp == written[0].timestamp
         assert 0.5 < top.score <= 1.0 + 1e-6
         # The score is the cosine of the shared embedder's vectors, as faiss-rag's is.
         q = b.embedder.encode_query("Who does Mara Olsen work for?")
@@ -87,7 +67,7 @@ def test_query_remove_count_and_provenance(tmp_path: Path) -> None:
 def test_writing_an_id_again_replaces_it(tmp_path: Path) -> None:
     b = _make(tmp_path)
     try:
-        b.write(_items("bench-x-e1", FACTS))
+        b.write(items("bench-x-e1", FACTS))
         b.write([Item("bench-x-e1-0000", "Mara Olsen works for Copperline Freight.",
                       "bench-x-e2", T0 + timedelta(hours=5))])
         assert b.count("bench-x-e1-0000") == 1 and b.count("") == 5
@@ -102,7 +82,7 @@ def test_the_local_store_outlives_the_backend(tmp_path: Path) -> None:
     store = tmp_path / "store"
     b = _make(tmp_path, f"qdrant:path={store}")
     try:
-        b.write(_items("bench-p-e1", FACTS))
+        b.write(items("bench-p-e1", FACTS))
     finally:
         b.close()  # releases qdrant's lock on the directory
     again = _make(tmp_path, f"qdrant:path={store}")
@@ -114,32 +94,17 @@ def test_the_local_store_outlives_the_backend(tmp_path: Path) -> None:
         again.close()
 
 
-_SMOKE = """
-    from pathlib import Path
-    from memory_bench.harness.runner import RunConfig, run_benchmark
-    from memory_bench.plugins.manager import default_plugins
-    from memory_bench.plugins.selection import select_backends
-    from memory_bench.scenarios.spec import load_scenario
-    plugins = default_plugins()
-    cfg = RunConfig(plugins=plugins, selections=select_backends(plugins.registry, SPECS),
-                    scenario=load_scenario("smoke"), seeds=[0], out=Path("r.json"),
-                    executor="local", cache_dir=Path("cache"))
-    result = run_benchmark(cfg)
-    RESULT = {"runs": {b.label: [r.status, r.error, r.metrics] for b in result.backends
-                       for r in b.runs},
-              "returned": {b.label: [p.returned for p in b.runs[0].records.probes]
-                           for b in result.backends if b.runs[0].records}}
-"""
 
 
 @pytest.mark.slow
 def test_a_smoke_run_tries_no_network_and_ranks_as_faiss_rag(tmp_path: Path) -> None:
     """The whole run, beside faiss-rag: nothing but loopback is attempted, and with the
     same encoder and exact search qdrant returns what faiss-rag returns, probe by probe."""
-    got = run_guarded("SPECS = ['qdrant', 'faiss-rag']\n" + textwrap.dedent(_SMOKE), tmp_path)
+    got = smoke_run_guarded(["qdrant", "faiss-rag"], tmp_path)
     assert got["attempts"] == []
     for label in ("qdrant", "faiss-rag"):
-        status, error, metrics = got["runs"][label]
-        assert status == "ok", error
-        assert metrics["recall5_before"] == 1.0 and metrics["provenanceAccuracy"] == 1.0
+        run = got["runs"][label]
+        assert run["status"] == "ok", run["error"]
+        assert run["metrics"]["recall5_before"] == 1.0
+        assert run["metrics"]["provenanceAccuracy"] == 1.0
     assert got["returned"]["qdrant"] == got["returned"]["faiss-rag"]
