@@ -31,29 +31,37 @@ class Mem0Memory:
     """A mem0 ``Memory`` scoped to one user id, fed and asked one item at a time."""
 
     def __init__(self, memory: Any, ids: IdMap, *, user_id: str, threshold: float,
-                 threads: int | None) -> None:
+                 threads: int | None, own_store: bool = False) -> None:
         self.memory = memory
         self.ids = ids
+        # The store is this backend's own (the pair's workdir), holding nothing but what
+        # the table maps: removing everything may then be mem0's reset().
+        self.own_store = own_store
         self.user_id = user_id
         self.threshold = threshold
         self.threads = threads
 
     def write(self, items: Sequence[Item]) -> list[WriteResult]:
-        with torch_threads(self.threads):
-            for item in items:
-                old = self.ids.get(item.id)
-                if old is not None:  # writing an id again replaces it, as in a vector store
-                    self._delete(old)
-                mark_inference()  # mem0 runs the model in this process: forking it is unsafe
-                out = self.memory.add(
-                    item.text, user_id=self.user_id, infer=False,
-                    metadata={"item_id": item.id, "source": item.source,
-                              "created_at": item.timestamp.isoformat()},
-                )
-                added = [r for r in out.get("results", []) if r.get("event") == "ADD"]
-                if len(added) != 1:
-                    raise RuntimeError(f"mem0 add of {item.id} returned {out!r}, not one ADD")
-                self.ids.put([(item.id, str(added[0]["id"]))])
+        mapped: dict[str, str] = {}
+        try:
+            with torch_threads(self.threads):
+                for item in items:
+                    old = mapped.pop(item.id, None) or self.ids.get(item.id)
+                    if old is not None:  # writing an id again replaces it, as in a vector store
+                        self._delete(old)
+                    mark_inference()  # mem0 runs the model here: forking this is unsafe
+                    out = self.memory.add(
+                        item.text, user_id=self.user_id, infer=False,
+                        metadata={"item_id": item.id, "source": item.source,
+                                  "created_at": item.timestamp.isoformat()},
+                    )
+                    added = [r for r in out.get("results", []) if r.get("event") == "ADD"]
+                    if len(added) != 1:
+                        raise RuntimeError(f"mem0 add of {item.id} returned {out!r}, "
+                                           "not one ADD")
+                    mapped[item.id] = str(added[0]["id"])
+        finally:  # one commit per call; what mem0 stored before a failure stays removable
+            self.ids.put(list(mapped.items()))
         return [WriteResult(item.id, accepted=True) for item in items]
 
     def query(self, text: str, k: int) -> list[Hit]:
@@ -82,8 +90,13 @@ class Mem0Memory:
 
     def remove(self, prefix: str) -> int:
         doomed = self.ids.under(prefix)
-        for _, memory_id in doomed:
-            self._delete(memory_id)
+        if self.own_store and doomed and len(doomed) == self.ids.count(""):
+            # Everything, in a store of our own: one reset instead of one delete per
+            # memory (each rebuilds mem0's FAISS index and rewrites its docstore).
+            self.memory.reset()
+        else:
+            for _, memory_id in doomed:
+                self._delete(memory_id)
         self.ids.drop([item_id for item_id, _ in doomed])
         return len(doomed)
 

@@ -30,9 +30,10 @@ HEAVY_MODULES = ("sentence_transformers", "faiss", "qdrant_client", "openai", "s
 
 # Warnings mem0 logs for what this row does on purpose (its notes say so): no spaCy
 # (never installed: mem0 would download a model), so no lemmas and no entity boosts;
-# no BM25 on faiss, and none on qdrant without fastembed (whose model is on a hub).
+# no BM25 on faiss, and none on qdrant without fastembed (whose model is on a hub);
+# the reset that clears a pair's own store at the end.
 _EXPECTED = ("spaCy is not installed", "does not support keyword search",
-             "fastembed not installed")
+             "fastembed not installed", "Resetting all memories", "Resetting index")
 
 
 class _Expected(logging.Filter):
@@ -54,7 +55,8 @@ def _import_mem0(home: Path) -> Any:
     if telemetry.MEM0_TELEMETRY:
         raise RuntimeError("mem0 was imported with telemetry on before memory-bench could "
                            "switch it off; set MEM0_TELEMETRY=False in the environment")
-    for name in ("mem0.utils.spacy_models", "mem0.memory.main", "mem0.vector_stores.qdrant"):
+    for name in ("mem0.utils.spacy_models", "mem0.memory.main", "mem0.vector_stores.qdrant",
+                 "mem0.vector_stores.faiss"):
         logger = logging.getLogger(name)
         if not any(isinstance(f, _Expected) for f in logger.filters):
             logger.addFilter(_Expected())

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import json
+from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -55,7 +56,7 @@ def _factory(options: dict[str, Any], ctx: BackendContext) -> Any:
     memory = open_memory(options, model_dir, store, ctx.workdir / "mem0-home", dim=dim)
     return Mem0Memory(memory, IdMap(store / "memory-bench-ids.sqlite3"),
                       user_id=options["user_id"], threshold=options["threshold"],
-                      threads=options["threads"] or None)
+                      threads=options["threads"] or None, own_store=not options["path"])
 
 
 def _preload(options: dict[str, Any], cache_dir: Any) -> None:
@@ -78,6 +79,14 @@ def _manifest(options: dict[str, Any]) -> dict[str, Any]:
                      "threshold": options["threshold"]}}
 
 
+def _installed(dist: str) -> str:
+    """``dist X.Y`` as installed, read from its metadata (nothing is imported)."""
+    try:
+        return f"{dist} {metadata.version(dist)}"
+    except metadata.PackageNotFoundError:
+        return f"{dist} not installed"
+
+
 @hookimpl
 def memory_bench_register_backends(registry: Any) -> None:
     registry.add(
@@ -86,8 +95,8 @@ def memory_bench_register_backends(registry: Any) -> None:
         preload=_preload,
         manifest=_manifest,
         libraries=LIBRARIES,
-        description="Mem0's open-source Memory in store-only mode (add with infer=False, "
-        "search with mem0's scoring), offline, faiss store by default",
+        description=f"Mem0's open-source Memory ({_installed('mem0ai')}) in store-only mode "
+        "(add with infer=False, search with mem0's scoring), offline, faiss store by default",
         version=__version__,
         capabilities=[Capability.PROVENANCE, Capability.PERSISTENT],
         options=_options(),
@@ -108,6 +117,7 @@ def memory_bench_register_backends(registry: Any) -> None:
             "provenance: the source from mem0's metadata, the timestamp from mem0's created_at "
             "(set to the item's timestamp; mem0 keeps a created_at it is given)",
             "remove/count by id prefix through an item-id -> mem0-id table in the store "
-            "directory; each removal is a mem0 delete",
+            "directory; each removal is a mem0 delete (the harness's final clean-up of a "
+            "pair's own store is one mem0 reset; neither is timed)",
         ],
     )

@@ -54,6 +54,9 @@ def test_query_remove_count_and_provenance(tmp_path: Path, store: str) -> None:
         assert b.count("bench-") == 5 and b.count("") == 6 and b.count("bench-a-e1-000") == 5
         assert b.remove("bench-a-") == 5 and b.count("bench-") == 0 and b.count("") == 1
         assert [h.id for h in b.query("Who repairs violins?", 5)] == ["other-b-0000"]
+        # Everything in the pair's own store: removed by one mem0 reset.
+        assert b.remove("") == 1 and b.count("") == 0
+        assert b.query("Who repairs violins?", 5) == []
         with pytest.raises(NotSupportedError):
             b.strength(["other-b-0000"])
     finally:

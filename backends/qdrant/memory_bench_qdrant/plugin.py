@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -81,6 +82,14 @@ def _preload(options: dict[str, Any], cache_dir: Any) -> None:
     preload(options, "qdrant_client", "memory_bench_qdrant.backend")
 
 
+def _installed(dist: str) -> str:
+    """``dist X.Y`` as installed, read from its metadata (nothing is imported)."""
+    try:
+        return f"{dist} {metadata.version(dist)}"
+    except metadata.PackageNotFoundError:
+        return f"{dist} not installed"
+
+
 @hookimpl
 def memory_bench_register_backends(registry: Any) -> None:
     registry.add(
@@ -89,8 +98,8 @@ def memory_bench_register_backends(registry: Any) -> None:
         preload=_preload,
         manifest=backend_manifest,
         libraries=(*LIBRARIES, "qdrant-client"),
-        description="RAG baseline on Qdrant: qdrant-client in local mode in the run's directory "
-        "(or a Qdrant server), cosine, vectors from the shared frozen embedder",
+        description=f"RAG baseline on Qdrant ({_installed('qdrant-client')}): local mode in the "
+        "run's directory (or a Qdrant server), cosine, vectors from the shared frozen embedder",
         version=__version__,
         capabilities=[Capability.PROVENANCE, Capability.PERSISTENT],
         options=_options(),
