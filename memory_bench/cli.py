@@ -363,7 +363,6 @@ def cmd_run(args: argparse.Namespace) -> int:
         raise UsageError(f"--executor {args.executor} and --isolation {args.isolation} "
                          "disagree; give one")
     plan = _Plan(args, _plugins())
-    _warn_broken(plan.plugins)
     say = (lambda m: None) if args.quiet else (lambda m: print(m, file=sys.stderr))
     manifest = build_manifest(plan.selections)
     if plan.broken:
@@ -393,6 +392,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     analyse(result)  # summaries with bootstrap and paired comparisons, kept in the file
     write_result(plan.out, result)
     _print_or_reader_left(render_table(result))  # `run | head` still saves and exits truly
+    _warn_broken(plan.plugins)  # after the run: bad input (a stale store) stays one line
     say(f"result: {plan.out}")
     if plan.save:
         paths = save_report(result, plan.report_paths, written=plan.out)
