@@ -168,6 +168,22 @@ def test_a_live_store_is_locked_while_open(tmp_path: Path) -> None:
     again.close()
 
 
+def test_options_must_match_the_saved_settings(tmp_path: Path) -> None:
+    _user_store(tmp_path / "store", dim=1024)
+    info = load_plugins(autoload=True).registry.get("rshl")
+    assert info is not None
+    ctx = BackendContext(workdir=tmp_path, seed=0, run_id="r")
+    for raw, message in (({"dim": "2048"}, "saved with dim=1024; the options ask for 2048"),
+                         ({"dim": "1024", "eta": "0.5"},
+                          "saved with eta=0.2; the options ask for 0.5")):
+        options = resolve_options("rshl", info.options, {"path": str(tmp_path / "store"), **raw})
+        with pytest.raises(ValueError, match=message):
+            info.factory(options, ctx)
+    options = resolve_options("rshl", info.options, {"path": str(tmp_path / "store"),
+                                                     "dim": "1024"})
+    info.factory(options, ctx).close()  # the lock was released by the refusals
+
+
 @pytest.mark.parametrize(("raw", "message"), [
     ({"dim": "100"}, "option dim: 100 is not a multiple of 64"),
     ({"sketch_bits": "1000"}, "option sketch_bits: 1000 is not a multiple of 64"),

@@ -14,6 +14,11 @@ from memory_bench_rshl.persist import StoreLock, is_lattice_dir, recover
 __all__ = ["RshlBackend", "config_from_options"]
 
 _DAY = 86_400.0
+# The lattice settings the options set (half_life_days is half_life_s).
+_FIELDS = ("dim", "seed", "min_words", "merge_cosine", "merge_jaccard", "supersede",
+           "superseded_factor", "show_superseded", "initial_strength", "eta", "half_life_s",
+           "strength_weight", "prune_floor", "candidates", "sketch_bits", "prefilter",
+           "reinforce")
 
 
 def config_from_options(options: dict[str, Any]) -> LatticeConfig:
@@ -39,6 +44,17 @@ def config_from_options(options: dict[str, Any]) -> LatticeConfig:
     )
 
 
+def _check_saved(path: Path, saved: LatticeConfig, asked: LatticeConfig) -> None:
+    """A loaded lattice runs with its saved settings: refuse options that say otherwise,
+    so that the options a result records are the ones that ran."""
+    for name in _FIELDS:
+        if getattr(saved, name) != getattr(asked, name):
+            raise ValueError(
+                f"lattice at {path} was saved with {name}={getattr(saved, name)!r}; the "
+                f"options ask for {getattr(asked, name)!r} (give the store's value)"
+            )
+
+
 class RshlBackend:
     """An RSHL lattice, embedded in the pair's workdir or opened from a live directory.
 
@@ -57,12 +73,7 @@ class RshlBackend:
             recover(self.path)
             if is_lattice_dir(self.path):
                 self.lattice = Lattice.load(self.path)
-                saved = self.lattice.config
-                if (saved.dim, saved.seed) != (config.dim, config.seed):
-                    raise ValueError(
-                        f"lattice at {self.path} has dim={saved.dim}, seed={saved.seed}; "
-                        f"options ask for dim={config.dim}, seed={config.seed}"
-                    )
+                _check_saved(self.path, self.lattice.config, config)
                 self.lattice.as_guest()
             else:
                 self.lattice = Lattice(config)
