@@ -22,7 +22,7 @@ from memory_bench.contract.options import OptionError
 from memory_bench.harness.executors import EXECUTORS
 from memory_bench.harness.isolation import DEFAULT_TIMEOUT, ISOLATION_MODES
 from memory_bench.harness.livestore import StaleStoreError
-from memory_bench.harness.lock import ResultLock
+from memory_bench.harness.lock import ResultLock, RunLockError, held_by
 from memory_bench.harness.pair import GenerationError
 from memory_bench.harness.reduce import pairs_dir_for
 from memory_bench.harness.resume import ResumeError
@@ -212,6 +212,10 @@ class _Plan:
                     self.seeds = self.scenario.seed_list(args.seeds)
                 self.run_id = new_run_id()
                 self.out: Path = args.out or Path("runs") / f"{self.run_id}.json"
+                holder = held_by(self.out)
+                if holder:
+                    raise RunLockError(f"--out {self.out}: another run is writing this "
+                                       f"result: {holder}")
                 check_writable(self.out)
                 check_writable(pairs_dir_for(self.out))
         except SelectionError as exc:

@@ -26,7 +26,7 @@ from memory_bench.harness.reduce import pairs_dir_for
 from memory_bench.results.io import now_iso
 from memory_bench.results.paths import OutputError
 
-__all__ = ["LOCK_NAME", "ResultLock", "RunLockError"]
+__all__ = ["LOCK_NAME", "ResultLock", "RunLockError", "held_by"]
 
 LOCK_NAME = ".lock"
 
@@ -43,6 +43,21 @@ def _holder(fd: int) -> str:
                 f"({' '.join(map(str, who.get('command') or [])) or 'memory-bench'})")
     except (OSError, ValueError, AttributeError):
         return "another process"
+
+
+def held_by(result: Path) -> str | None:
+    """Who is writing ``result`` now (pid, host, since, command), or None. Takes nothing."""
+    try:
+        fd = os.open(pairs_dir_for(result) / LOCK_NAME, os.O_RDWR)
+    except OSError:
+        return None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return _holder(fd)
+    finally:
+        os.close(fd)  # closing drops the lock if it was taken here
+    return None
 
 
 class ResultLock:
@@ -89,17 +104,9 @@ class ResultLock:
         return self
 
     def _taken(self, what: str) -> str:
-        lock = self.pairs / LOCK_NAME
-        try:
-            fd = os.open(lock, os.O_RDWR)
-        except OSError:
-            return f"{what}: {self.pairs} exists; a run never overwrites an earlier result"
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            return f"{what}: another run is writing this result: {_holder(fd)}"
-        finally:
-            os.close(fd)
+        holder = held_by(self.result)
+        if holder:
+            return f"{what}: another run is writing this result: {holder}"
         return f"{what}: {self.pairs} exists; a run never overwrites an earlier result"
 
     def release(self) -> None:

@@ -39,6 +39,7 @@ from memory_bench.plugins.manager import LoadedPlugins
 from memory_bench.plugins.selection import BackendSelection
 from memory_bench.results.io import now_iso, write_result
 from memory_bench.results.model import BackendEntry, PairRun, Result, ScenarioBlock
+from memory_bench.results.redact import redact_result, redact_run
 from memory_bench.scenarios.spec import ScenarioSpec
 
 __all__ = ["DEFAULT_TIMEOUT", "RunConfig", "new_run_id", "pair_prefix", "run_benchmark"]
@@ -201,7 +202,7 @@ def _finish(cfg: RunConfig, result: Result) -> None:
     except Exception as exc:  # the pairs are in the file; a summary can be made again
         result.status = "failed"
         result.error = result.error or f"summary: {type(exc).__name__}: {exc}"
-    write_result(cfg.out, result)
+    write_result(cfg.out, redact_result(result))
 
 
 def _run(cfg: RunConfig, ex: Executor, progress: Progress | None,
@@ -219,6 +220,7 @@ def _run(cfg: RunConfig, ex: Executor, progress: Progress | None,
     pairs_dir.mkdir(parents=True, exist_ok=True)
 
     def done(job: Job, run: PairRun) -> None:
+        redact_run(run)  # no path of this machine in a traceback that is published
         run.data_hash = result.scenario.data_hashes[str(job.spec.seed)]
         run.data_stats = None  # kept once per seed in the scenario block
         write_pair_file(pairs_dir, job.spec.index, job.spec.label, run)
