@@ -1,8 +1,10 @@
 """The ``memory-bench`` command: parses arguments and delegates; no logic of its own.
 
 Exit status: 0 success; 1 a run finished but some pairs failed (or left items
-behind in a store); 2 bad input (one line on stderr, nothing written); 130
-interrupted (the result file holds every finished pair; ``--resume`` it).
+behind in a store), or it failed outside a pair, or an unexpected error (one
+line; ``MEMORY_BENCH_DEBUG=1`` shows the traceback); 2 bad input (one line on
+stderr, nothing written), argparse's errors included; 130 interrupted (the
+message says whether the result file holds finished pairs to ``--resume``).
 """
 
 from __future__ import annotations
