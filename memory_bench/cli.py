@@ -82,24 +82,19 @@ def _seconds(text: str) -> float:
     return value
 
 
-def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if not 0 < value <= MAX_SEEDS:
-        raise argparse.ArgumentTypeError(f"must be between 1 and {MAX_SEEDS}, got {value}")
-    return value
+def _int_in(low: int, high: int) -> Any:
+    """An argparse type: a whole number in [low, high]."""
 
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"must be between {low} and {high}, got {value}")
+        return value
 
-def _seed(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if not 0 <= value < 2**31:
-        raise argparse.ArgumentTypeError(f"must be between 0 and {2**31 - 1}, got {value}")
-    return value
+    return parse
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -121,9 +116,10 @@ def _parser() -> argparse.ArgumentParser:
         sp.add_argument("--scenario", metavar="NAME|PATH",
                         help="scenario name in scenarios/ or a TOML file (default: default)")
         seeds = sp.add_mutually_exclusive_group()
-        seeds.add_argument("--seeds", type=_count, metavar="N",
+        seeds.add_argument("--seeds", type=_int_in(1, MAX_SEEDS), metavar="N",
                            help="run N seeds (default: scenario)")
-        seeds.add_argument("--seed", type=_seed, metavar="N", help="run this one seed")
+        seeds.add_argument("--seed", type=_int_in(0, 2**31 - 1), metavar="N",
+                           help="run this one seed")
         sp.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                         help="override a scenario parameter (repeatable)")
         sp.add_argument("--out", type=Path, metavar="PATH",
