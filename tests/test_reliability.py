@@ -246,3 +246,38 @@ def test_no_file_a_run_writes_holds_a_path_of_the_machine(site_cli) -> None:
         text = _strings(path)
         found = sorted(f for f in forbidden if f in text)
         assert found == [], (path.relative_to(site_cli.cwd), found)
+
+
+@pytest.mark.parametrize(("spec", "message"), [
+    ("rshl:dim=100", "option dim: 100 is not a multiple of 64"),
+    ("rshl:eta=nan", "option eta: NaN is not a number it accepts"),
+    ("rshl:merge_cosine=nan", "option merge_cosine: NaN is not a number it accepts"),
+    ("rshl:path=notes", "is a directory holding other files, not an RSHL lattice"),
+    ("faiss-rag:model=/nonexistent", "option model: '/nonexistent' is neither a model "
+                                     "directory"),
+])
+def test_installed_backends_options_are_refused_before_any_pair_runs(cli, spec: str,
+                                                                    message: str) -> None:
+    pytest.importorskip("memory_bench_rshl")
+    pytest.importorskip("memory_bench_faiss_rag")
+    (cli.cwd / "notes").mkdir()
+    (cli.cwd / "notes" / "todo.txt").write_text("mine")
+    out = cli("run", "--backend", spec, "--scenario", "smoke", "--seed", "0", "--out", "r.json",
+              env_extra={"MEMORY_BENCH_DISABLE_PLUGIN_AUTOLOAD": "0", "MEMORY_BENCH_PLUGINS": ""})
+    assert out.returncode == 2
+    assert message in _one_line(out)
+    assert sorted(p.name for p in cli.cwd.iterdir()) == ["notes", "scenarios"]
+    assert (cli.cwd / "notes" / "todo.txt").read_text() == "mine"
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--scenario", ""], "--scenario is empty: give a scenario name or a TOML file"),
+    (["--scenario", "   "], "--scenario is empty"),
+    (["--scenario", "empty.toml"], "is empty: it must name a generator"),
+])
+def test_an_empty_scenario_is_an_error_not_the_defaults(cli, args: list[str],
+                                                        message: str) -> None:
+    (cli.cwd / "empty.toml").write_text("# nothing but a comment\n")
+    out = cli("run", "--backend", "fake-perfect", *args, "--out", "r.json")
+    assert out.returncode == 2 and message in _one_line(out)
+    assert not (cli.cwd / "r.json").exists()
