@@ -47,6 +47,8 @@ def _holder(fd: int) -> str:
 
 def held_by(result: Path) -> str | None:
     """Who is writing ``result`` now (pid, host, since, command), or None. Takes nothing."""
+    if not result.name or result.is_dir():
+        return None  # not a result file at all: check_writable says why
     try:
         fd = os.open(pairs_dir_for(result) / LOCK_NAME, os.O_RDWR)
     except OSError:
