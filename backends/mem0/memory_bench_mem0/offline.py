@@ -89,5 +89,8 @@ def open_memory(options: dict[str, Any], model_dir: str, store: Path, home: Path
                 dim: int) -> Any:
     """A mem0 ``Memory`` on ``store``; mem0's own files go to ``home``."""
     memory_cls = _import_mem0(home)
+    from transformers.utils import logging as hf_logging
+
+    hf_logging.disable_progress_bar()  # "Loading weights" each pair: noise, under --quiet too
     store.mkdir(parents=True, exist_ok=True)
     return memory_cls.from_config(memory_config(options, model_dir, store, dim))

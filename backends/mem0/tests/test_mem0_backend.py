@@ -13,6 +13,8 @@ import pytest
 from backend_support import FACTS, T0, items, open_backend, smoke_run_guarded
 
 from memory_bench import Item, NotSupportedError
+from memory_bench.plugins import load_plugins
+from memory_bench.plugins.selection import select_backends
 
 
 def _make(tmp_path: Path, spec: str = "mem0"):
@@ -145,3 +147,16 @@ def test_a_run_tries_no_network_and_writes_nothing_in_home(tmp_path: Path) -> No
         m = run["metrics"]
         assert m["recall5_before"] == 1.0 and m["provenanceAccuracy"] == 1.0
         assert m["gateRecall"] is None and m["reinforcementDelta"] is None
+
+
+def test_bad_options_are_refused_before_any_pair(tmp_path: Path) -> None:
+    """A store directory of the user's other files, a model mem0 cannot load offline."""
+    from memory_bench.contract.options import OptionError
+
+    (tmp_path / "history.db").write_text("the user's, not mem0's")
+    registry = load_plugins().registry
+    with pytest.raises(OptionError, match="holds files but no mem0 store of memory-bench's"):
+        select_backends(registry, [f"mem0:path={tmp_path}"])
+    with pytest.raises(OptionError, match="option model: 'nope' is not a local"):
+        select_backends(registry, ["mem0:model=nope"])
+    select_backends(registry, [f"mem0:path={tmp_path / 'new'}"])  # a new directory is fine

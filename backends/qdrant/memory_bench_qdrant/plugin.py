@@ -14,10 +14,24 @@ from memory_bench_qdrant import __version__
 __all__ = ["memory_bench_register_backends"]
 
 
+def _store_path(value: str) -> str | None:
+    """A local store is new, empty or a Qdrant local store: never a directory of the
+    user's other files."""
+    path = Path(value).expanduser()
+    if not path.exists():
+        return None
+    if not path.is_dir():
+        return "is a file, not a store directory"
+    if (path / "meta.json").is_file() or not any(path.iterdir()):
+        return None
+    return "holds files but no Qdrant local store (no meta.json): give a new or empty directory"
+
+
 def _options() -> list[Option]:
     return [
         *embedding_options(),
-        Option("path", str, None, "local mode: store directory (default: the pair's own workdir)"),
+        Option("path", str, None, "local mode: store directory (default: the pair's own workdir)",
+               check=_store_path),
         Option("url", str, None, "server mode: a Qdrant server's URL (e.g. http://127.0.0.1:6333)"),
         Option("collection", str, "memory-bench", "collection name"),
         Option("hnsw_m", int, 32, "server mode: HNSW neighbours per node (Qdrant default 16)",

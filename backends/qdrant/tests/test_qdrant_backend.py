@@ -13,6 +13,8 @@ import pytest
 from backend_support import FACTS, T0, items, open_backend, smoke_run_guarded
 
 from memory_bench import Item, NotSupportedError
+from memory_bench.plugins import load_plugins
+from memory_bench.plugins.selection import select_backends
 
 
 def _make(tmp_path: Path, spec: str = "qdrant"):
@@ -108,3 +110,12 @@ def test_a_smoke_run_tries_no_network_and_ranks_as_faiss_rag(tmp_path: Path) -> 
         assert run["metrics"]["recall5_before"] == 1.0
         assert run["metrics"]["provenanceAccuracy"] == 1.0
     assert got["returned"]["qdrant"] == got["returned"]["faiss-rag"]
+
+
+def test_a_local_store_is_never_a_directory_of_the_users_files(tmp_path: Path) -> None:
+    from memory_bench.contract.options import OptionError
+
+    (tmp_path / "notes.txt").write_text("mine")
+    with pytest.raises(OptionError, match="holds files but no Qdrant local store"):
+        select_backends(load_plugins().registry, [f"qdrant:path={tmp_path}"])
+    select_backends(load_plugins().registry, [f"qdrant:path={tmp_path / 'new'}"])  # fine
