@@ -24,8 +24,10 @@ test: venv
 	$(VENV)/bin/python -m pytest
 
 # Every first-party backend, plus faiss-rag reading the same subject/relation tags
-# that rshl uses to supersede, so the update comparison is not a tags-vs-no-tags one.
-BENCH_BACKENDS := rshl faiss-rag faiss-rag-recency faiss-rag:supersede=tags chroma bm25 neural-memory
+# that rshl uses to supersede, so the update comparison is not a tags-vs-no-tags one;
+# qdrant and mem0 are the real systems beside our own wrappers.
+BENCH_BACKENDS := rshl faiss-rag faiss-rag-recency faiss-rag:supersede=tags chroma qdrant mem0 \
+  bm25 neural-memory
 
 bench: venv
 	$(VENV)/bin/memory-bench run --scenario default --seeds 5 --save \

@@ -1,10 +1,12 @@
 """The ``memory-bench`` command: parses arguments and delegates; no logic of its own.
 
 Exit status: 0 success; 1 a run finished but some pairs failed (or left items
-behind in a store), or it failed outside a pair, or an unexpected error (one
-line; ``MEMORY_BENCH_DEBUG=1`` shows the traceback); 2 bad input (one line on
-stderr, nothing written), argparse's errors included; 130 interrupted (the
-message says whether the result file holds finished pairs to ``--resume``).
+behind in a store, or a run of every backend lacked a plugin that failed to
+load), or ``check`` found a broken promise, or it failed outside a pair, or an
+unexpected error (one line; ``MEMORY_BENCH_DEBUG=1`` shows the traceback); 2 bad
+input (one line on stderr, nothing written), argparse's errors included; 130
+interrupted (the message says whether the result file holds finished pairs to
+``--resume``).
 """
 
 from __future__ import annotations
@@ -132,6 +134,11 @@ def _parser() -> argparse.ArgumentParser:
         sp.add_argument("--no-cache", action="store_true", help="switch the embedding cache off")
 
     run_options(sub.add_parser("plan", help="show what a run would do; writes nothing"))
+    ck = sub.add_parser("check", help="check backends against the contract (the conformance "
+                        "kit): one line per broken promise, exit 1 if any")
+    ck.add_argument("specs", nargs="*", metavar="SPEC",
+                    help="NAME or NAME:key=value,... (default: every installed backend)")
+    ck.add_argument("--json", action="store_true", help="machine-readable output")
     r = sub.add_parser("run", help="run the protocol and print the comparison")
     run_options(r)
     r.add_argument("--quiet", action="store_true", help="no progress display")
@@ -176,6 +183,35 @@ def _plugins() -> LoadedPlugins:
     return load_plugins()
 
 
+def _naming_broken(exc: SelectionError, loaded: LoadedPlugins) -> SelectionError:
+    """An unknown backend may be one whose plugin failed to load: say which failed."""
+    if loaded.broken and "unknown backend" in str(exc):
+        names = ", ".join(b.entry_point for b in loaded.broken)
+        return SelectionError(f"{exc}; plugins that failed to load: {names}")
+    return exc
+
+
+def _stdout_to_devnull() -> None:
+    """The reader of stdout left (`| head`): later writes, and the flush at exit, go
+    nowhere instead of raising BrokenPipeError again."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+
+
+def _print_or_reader_left(text: str) -> None:
+    try:
+        print(text, flush=True)
+    except BrokenPipeError:
+        _stdout_to_devnull()
+
+
+def _warn_broken(loaded: LoadedPlugins) -> None:
+    """Each plugin that failed to load, on one line of stderr: easy to miss otherwise."""
+    for b in loaded.broken:
+        print(f"memory-bench: warning: {b.describe()}; its backends are not available",
+              file=sys.stderr)
+
+
 def _overrides(pairs: Sequence[str]) -> dict[str, str]:
     out: dict[str, str] = {}
     for pair in pairs:
@@ -217,10 +253,7 @@ class _Plan:
                 check_writable(self.out)
                 check_writable(pairs_dir_for(self.out))
         except SelectionError as exc:
-            if loaded.broken and "unknown backend" in str(exc):
-                names = ", ".join(b.entry_point for b in loaded.broken)
-                raise SelectionError(f"{exc}; plugins that failed to load: {names}") from None
-            raise
+            raise _naming_broken(exc, loaded) from None
         self.broken = loaded.broken
         self.cache_dir = None if args.no_cache else (args.cache_dir or default_cache_dir())
         self.save = args.save
@@ -331,8 +364,38 @@ def cmd_scenarios(args: argparse.Namespace) -> int:
 
 
 def cmd_plan(args: argparse.Namespace) -> int:
-    print(_Plan(args, _plugins()).describe())
+    plan = _Plan(args, _plugins())
+    _warn_broken(plan.plugins)
+    print(plan.describe())
     return 0
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    from memory_bench.testing import check_selection
+
+    loaded = _plugins()
+    try:
+        selections = select_backends(loaded.registry, args.specs)
+    except SelectionError as exc:
+        raise _naming_broken(exc, loaded) from None
+    reports = []
+    for sel in selections:
+        report = check_selection(sel)
+        reports.append(report)
+        if not args.json:
+            print("\n".join(report.lines()), flush=True)
+    # Asked to check every installed backend, a plugin that failed to load has broken
+    # every promise; asked for named ones, it is a warning.
+    broken = loaded.broken if not args.specs else []
+    if args.json:
+        print(json.dumps({"backends": [r.to_dict() for r in reports],
+                          "broken": [b.to_dict() for b in loaded.broken]}, indent=2))
+    else:
+        for b in broken:
+            print(f"BROKEN {b.describe()}")
+        if args.specs:
+            _warn_broken(loaded)
+    return 1 if broken or any(r.broken for r in reports) else 0
 
 
 class _Terminated(KeyboardInterrupt):
@@ -390,10 +453,9 @@ def cmd_run(args: argparse.Namespace) -> int:
                                       "written") from None
                 raise Interrupted(f"interrupted; the finished pairs are in {plan.out} "
                                   f"(finish with --resume {plan.out})") from None
-            print(render_table(result))
-            if plan.broken and not args.backend:  # "every backend" silently lacked these
-                for b in plan.broken:
-                    say(f"warning: not run: {b.describe()}")
+            # `run | head` still saves and exits truly
+            _print_or_reader_left(render_table(result))
+            _warn_broken(plan.plugins)  # after the run: bad input (a stale store) is one line
             say(f"result: {plan.out}")
             if plan.save:
                 paths = save_report(result, plan.reserve_reports(), written=plan.out)
@@ -419,7 +481,9 @@ def cmd_run(args: argparse.Namespace) -> int:
             print(f"memory-bench: {label}: store check after the run failed: {why}",
                   file=sys.stderr)
             bad_store = True
-    return 1 if failed or dirty or bad_store else 0
+    # "Every installed backend" was asked for, and a plugin's backends could not run.
+    missing = bool(plan.broken) and not args.backend and plan.resume is None
+    return 1 if failed or dirty or bad_store or missing else 0
 
 
 def cmd_report(args: argparse.Namespace) -> int:
@@ -445,7 +509,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
 
 COMMANDS = {"backends": cmd_backends, "scenarios": cmd_scenarios, "plan": cmd_plan,
-            "run": cmd_run, "report": cmd_report, "compare": cmd_compare}
+            "check": cmd_check, "run": cmd_run, "report": cmd_report, "compare": cmd_compare}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -465,8 +529,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("memory-bench: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:  # `memory-bench ... | head`: the reader left; end quietly
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        _stdout_to_devnull()
         return 0
     except Exception as exc:  # a bug or the machine (disk full, out of memory): one line
         if os.environ.get("MEMORY_BENCH_DEBUG"):

@@ -161,7 +161,8 @@ def run_pair(
         run.data_hash, run.data_stats = script.data_hash, script.stats
         bound = script.bind(spec.prefix)
         caps = {c.value for c in sel.info.capabilities}
-        execution = Execution(bound, _opener(sel, spec, work), caps, on_tag=on_tag)
+        execution = Execution(bound, _opener(sel, spec, work), caps, on_tag=on_tag,
+                              label=sel.label)
         records = execution.run()
         run.cleanup = execution.close()
         run.metrics = compute_metrics(info.metrics, records, caps)

@@ -36,6 +36,7 @@ __all__ = [
     "model_manifest",
     "ran_inference_here",
     "resolve_model",
+    "torch_threads",
 ]
 
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
@@ -193,3 +194,7 @@ def _torch_threads(n: int | None) -> Iterator[None]:
     finally:
         torch.set_num_threads(before)
 
+
+# Public: a backend that runs the model through another library's encode path (mem0)
+# limits torch's threads the same way, so its latency compares with the embedder's.
+torch_threads = _torch_threads
