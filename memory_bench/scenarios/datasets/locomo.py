@@ -131,7 +131,7 @@ def _sessions(sample: str, conv: Mapping[str, Any], quirks: Quirks
     numbers = sorted(int(m.group(1)) for k in conv if (m := _SESSION.fullmatch(k)))
     sessions: list[Session] = []
     written: set[str] = set()
-    last: datetime | None = None
+    latest: datetime | None = None
     for n in numbers:
         raw = conv.get(f"session_{n}")
         if not isinstance(raw, list):
@@ -141,8 +141,9 @@ def _sessions(sample: str, conv: Mapping[str, Any], quirks: Quirks
         if when is None:
             quirks.add("unparseable_dates",
                        f"{sample} session_{n}: {conv.get(f'session_{n}_date_time')!r}")
-            when = (last or datetime(2000, 1, 1, tzinfo=UTC)) + timedelta(hours=1)
-        last = when
+            # An hour after every session numbered before it: its place in the conversation.
+            when = (latest or datetime(2000, 1, 1, tzinfo=UTC)) + timedelta(hours=1)
+        latest = max(latest or when, when)
         turns = []
         for i, t in enumerate(raw):
             if not isinstance(t, Mapping):

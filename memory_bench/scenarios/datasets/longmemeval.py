@@ -147,13 +147,14 @@ def _question(entry: Mapping[str, Any], i: int, quirks: Quirks) -> Question | No
     if unknown:
         quirks.add("evidence_ids_unknown", f"{qid}: {sorted(unknown)[0]}", n=len(unknown))
     raw = []
-    last: datetime | None = None
+    latest: datetime | None = None
     for n, (sid, date, turns) in enumerate(zip(ids, dates, sessions, strict=False)):
         when = _date(date)
         if when is None:
             quirks.add("unparseable_dates", f"{qid} session {n}: {date!r}")
-            when = (last or datetime(2000, 1, 1, tzinfo=UTC)) + timedelta(minutes=1)
-        last = when
+            # A minute after every session listed before it: its place in the history.
+            when = (latest or datetime(2000, 1, 1, tzinfo=UTC)) + timedelta(minutes=1)
+        latest = max(latest or when, when)
         kept = _turns(turns, quirks, f"{qid} session {n}")
         if not kept:
             quirks.add("empty_sessions", f"{qid} session {n}")
@@ -194,17 +195,17 @@ def _parse(data_file: DataFile) -> LongMemEval:
                 if isinstance(entry, Mapping) and "conversation" in entry else ""
             raise DatasetError(f"{name} is not a LongMemEval file: element {i} has no "
                                f"'haystack_sessions' (keys: {keys or 'none'}){hint}")
+        qid = entry.get("question_id")
+        if isinstance(qid, str) and qid in seen:  # before parsing: its quirks count once
+            quirks.add("duplicate_question_ids", qid)
+            continue
         try:
             q = _question(entry, i, quirks)
         except DatasetError as exc:
             raise DatasetError(f"{name} is not a LongMemEval file: {exc}") from None
-        if q is None:
-            continue
-        if q.qid in seen:
-            quirks.add("duplicate_question_ids", q.qid)
-            continue
-        seen.add(q.qid)
-        out.append(q)
+        if q is not None:
+            seen.add(q.qid)
+            out.append(q)
     if not out:
         raise DatasetError(f"{name} is not a LongMemEval file: no usable question")
     return LongMemEval(data_file, tuple(out), quirks.to_dict())
