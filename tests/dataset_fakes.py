@@ -7,47 +7,17 @@ first: the trivial rule whose score the dataset generators state in their
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from fake_backends import SubjectMemory
 
-from memory_bench import (
-    Capability,
-    Hit,
-    Item,
-    NotSupportedError,
-    WriteResult,
-    hookimpl,
-)
+from memory_bench import Capability, Hit, hookimpl
 
 
-class RecencyMemory:
-    def __init__(self) -> None:
-        self.items: list[Item] = []
-
-    def write(self, items: Sequence[Item]) -> list[WriteResult]:
-        self.items += items
-        return [WriteResult(i.id, True) for i in items]
+class RecencyMemory(SubjectMemory):
+    """The fake store of the core's tests, read by recency instead of by subject."""
 
     def query(self, text: str, k: int) -> list[Hit]:
         return [Hit(i.id, 1.0, source=i.source, timestamp=i.timestamp)
                 for i in self.items[::-1][:k]]
-
-    def strength(self, ids: Sequence[str]) -> list[float | None]:
-        raise NotSupportedError("no strength")
-
-    def consolidate(self) -> dict[str, Any]:
-        raise NotSupportedError("no sleep")
-
-    def remove(self, prefix: str) -> int:
-        before = len(self.items)
-        self.items = [i for i in self.items if not i.id.startswith(prefix)]
-        return before - len(self.items)
-
-    def count(self, prefix: str) -> int:
-        return sum(i.id.startswith(prefix) for i in self.items)
-
-    def close(self) -> None:
-        self.items = []
 
 
 @hookimpl

@@ -44,7 +44,11 @@ __all__ = [
     "Quirks",
     "ScriptBuilder",
     "check_folds",
+    "fold_of",
+    "fold_stats",
     "fold_units",
+    "json_array",
+    "mean_baseline",
     "read_data_file",
     "require_path",
     "turn_time",
@@ -145,6 +149,44 @@ def fold_units(units: Sequence[T], folds: int, fold: int,
     dealt = [u for key in sorted(by) for u in by[key]]
     chosen = {id(u) for i, u in enumerate(dealt) if i % folds == fold}
     return [u for u in units if id(u) in chosen]  # in the file's order
+
+
+def fold_of(seed: int, folds: int) -> int:
+    """The fold a seed runs; a seed beyond them is an error (the harness refuses it first)."""
+    if not 0 <= seed < folds:
+        raise ValueError(f"seed {seed} is not a fold: this scenario has folds 0-{folds - 1}")
+    return seed
+
+
+def json_array(data_file: DataFile, what: str, of: str, key: str,
+               hints: Mapping[str, str] | None = None) -> list[Mapping[str, Any]]:
+    """The file as a non-empty JSON array of objects each holding ``key``; else one line
+    saying why it is not a ``what`` file (and, when an element holds a key of ``hints``,
+    which scenario it looks like)."""
+    doc = data_file.json(what)
+    if not isinstance(doc, list) or not doc:
+        raise DatasetError(f"{data_file.name} is not a {what} file: expected a non-empty JSON "
+                           f"array of {of}, got {type(doc).__name__}")
+    for i, entry in enumerate(doc):
+        if not isinstance(entry, Mapping) or key not in entry:
+            keys = ", ".join(sorted(entry)[:6]) if isinstance(entry, Mapping) else ""
+            hint = next((f" ({h})" for k, h in (hints or {}).items()
+                         if isinstance(entry, Mapping) and k in entry), "")
+            raise DatasetError(f"{data_file.name} is not a {what} file: element {i} has no "
+                               f"{key!r} (keys: {keys or 'none'}){hint}")
+    return doc
+
+
+def fold_stats(stats: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """The per-seed data statistics a dataset generator wrote (what its caveats read)."""
+    return [s for s in stats.values() if isinstance(s, Mapping) and "file" in s]
+
+
+def mean_baseline(seeds: Sequence[Mapping[str, Any]]) -> dict[str, float]:
+    """The recency rule's recall per tag and k, averaged over folds."""
+    keys = {k for s in seeds for k in (s.get("recency_baseline") or {})}
+    return {k: sum((s.get("recency_baseline") or {}).get(k, 0.0) for s in seeds) / len(seeds)
+            for k in sorted(keys)}
 
 
 def check_folds(folds: int, units: int, what: str, name: str) -> str | None:

@@ -42,7 +42,10 @@ from memory_bench.scenarios.datasets.common import (
     DatasetError,
     ScriptBuilder,
     check_folds,
+    fold_of,
+    fold_stats,
     fold_units,
+    mean_baseline,
     read_data_file,
     require_path,
 )
@@ -287,9 +290,7 @@ def check(params: Mapping[str, Any]) -> str | None:
 def generate(params: Mapping[str, Any], seed: int) -> Script:
     data_file, parsed = load(params)
     folds = params["folds"]
-    if not 0 <= seed < folds:
-        raise ValueError(f"seed {seed} is not a fold: this scenario has folds 0-{folds - 1}")
-    episodes = fold_units(list(range(parsed.episodes)), folds, seed)
+    episodes = fold_units(list(range(parsed.episodes)), folds, fold_of(seed, folds))
     mine = set(episodes)
     b = ScriptBuilder(params["write_batch"])
     ids: dict[tuple[int, str], str] = {}
@@ -340,7 +341,7 @@ def generate(params: Mapping[str, Any], seed: int) -> Script:
 
 
 def caveats(params: Mapping[str, Any], stats: Mapping[str, Any]) -> list[str]:
-    seeds = [s for s in stats.values() if isinstance(s, Mapping) and "file" in s]
+    seeds = fold_stats(stats)
     if not seeds:
         return []
     first = seeds[0]
@@ -359,8 +360,7 @@ def caveats(params: Mapping[str, Any], stats: Mapping[str, Any]) -> list[str]:
         listed = ", ".join(f"{t} ({n})" for t, n in sorted(unscored.items()))
         out.append(f"Probes with tags this generator does not score were asked and kept in "
                    f"the records only: {listed}.")
-    base = {k: sum((s.get("recency_baseline") or {}).get(k, 0.0) for s in seeds) / len(seeds)
-            for k in {k for s in seeds for k in (s.get("recency_baseline") or {})}}
+    base = mean_baseline(seeds)
     if base.get("ask@5") is not None:
         out.append(f"A rule returning the 5 items written last scores recall_any@5 "
                    f"{base['ask@5']:.3f} on this file's questions.")

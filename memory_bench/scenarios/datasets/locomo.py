@@ -34,7 +34,11 @@ from memory_bench.scenarios.datasets.common import (
     Quirks,
     ScriptBuilder,
     check_folds,
+    fold_of,
+    fold_stats,
     fold_units,
+    json_array,
+    mean_baseline,
     read_data_file,
     require_path,
     turn_time,
@@ -227,29 +231,19 @@ def _questions(sample: str, qa: Any, written: set[str], quirks: Quirks) -> list[
     return out
 
 
+@lru_cache(maxsize=2)  # check and every seed of a run parse the file once
 def parse(data_file: DataFile) -> LoCoMo:
     """The file as conversations; raises DatasetError when it is not a LoCoMo file."""
-    return _parse(data_file)
-
-
-@lru_cache(maxsize=2)
-def _parse(data_file: DataFile) -> LoCoMo:
-    doc = data_file.json("LoCoMo")
+    doc = json_array(data_file, "LoCoMo", "conversations", "conversation",
+                     {"haystack_sessions": "a LongMemEval file? use --scenario longmemeval"})
     name = data_file.name
-    if not isinstance(doc, list) or not doc:
-        raise DatasetError(f"{name} is not a LoCoMo file: expected a non-empty JSON array of "
-                           f"conversations, got {type(doc).__name__}")
     quirks = Quirks()
     convs = []
     ids: set[str] = set()
     for i, sample in enumerate(doc):
-        if not isinstance(sample, Mapping) or not isinstance(sample.get("conversation"),
-                                                               Mapping):
-            keys = ", ".join(sorted(sample)[:6]) if isinstance(sample, Mapping) else ""
-            hint = " (a LongMemEval file? use --scenario longmemeval)" \
-                if isinstance(sample, Mapping) and "haystack_sessions" in sample else ""
-            raise DatasetError(f"{name} is not a LoCoMo file: element {i} has no "
-                               f"'conversation' object (keys: {keys or 'none'}){hint}")
+        if not isinstance(sample["conversation"], Mapping):
+            raise DatasetError(f"{name} is not a LoCoMo file: element {i}'s 'conversation' "
+                               "is not an object")
         sid = str(sample.get("sample_id") or f"conversation-{i}")
         if sid in ids:
             quirks.add("duplicate_sample_ids", sid)
@@ -314,9 +308,7 @@ def _conversation(b: ScriptBuilder, conv: Conversation) -> dict[str, int]:
 def generate(params: Mapping[str, Any], seed: int) -> Script:
     data = load(params)
     folds = params["folds"]
-    if not 0 <= seed < folds:
-        raise ValueError(f"seed {seed} is not a fold: this scenario has folds 0-{folds - 1}")
-    convs = fold_units(data.conversations, folds, seed)
+    convs = fold_units(data.conversations, folds, fold_of(seed, folds))
     b = ScriptBuilder(params["write_batch"])
     counts = [_conversation(b, c) for c in convs]
     stats = {
@@ -335,7 +327,7 @@ def generate(params: Mapping[str, Any], seed: int) -> Script:
 
 def caveats(params: Mapping[str, Any], stats: Mapping[str, Any]) -> list[str]:
     """What a LoCoMo report must say, from the data."""
-    seeds = [s for s in stats.values() if isinstance(s, Mapping) and "file" in s]
+    seeds = fold_stats(stats)
     if not seeds:
         return []
     first = seeds[0]
@@ -355,7 +347,7 @@ def caveats(params: Mapping[str, Any], stats: Mapping[str, Any]) -> list[str]:
         out.append(f"Quirks of the file, counted, not fatal: {parts}. Evidence ids that name "
                    "no turn are dropped from their question; a question left with none is not "
                    "asked; a duplicate question is asked once (data_stats lists examples).")
-    base = _mean_baseline(seeds)
+    base = mean_baseline(seeds)
     if base:
         out.append(
             "Early asks come right after the session holding the question's last evidence, "
@@ -370,8 +362,3 @@ def caveats(params: Mapping[str, Any], stats: Mapping[str, Any]) -> list[str]:
                "this does not measure.")
     return out
 
-
-def _mean_baseline(seeds: list[Mapping[str, Any]]) -> dict[str, float]:
-    keys = {k for s in seeds for k in (s.get("recency_baseline") or {})}
-    return {k: sum((s.get("recency_baseline") or {}).get(k, 0.0) for s in seeds) / len(seeds)
-            for k in keys}

@@ -33,7 +33,10 @@ from memory_bench.scenarios.datasets.common import (
     Quirks,
     ScriptBuilder,
     check_folds,
+    fold_of,
+    fold_stats,
     fold_units,
+    json_array,
     read_data_file,
     require_path,
     turn_time,
@@ -173,28 +176,16 @@ def _question(entry: Mapping[str, Any], i: int, quirks: Quirks) -> Question | No
         for p, (_, when, turns, evidence) in enumerate(ordered, start=1)))
 
 
+@lru_cache(maxsize=2)  # check and every seed of a run parse the file once
 def parse(data_file: DataFile) -> LongMemEval:
     """The file as questions; raises DatasetError when it is not a LongMemEval file."""
-    return _parse(data_file)
-
-
-@lru_cache(maxsize=2)
-def _parse(data_file: DataFile) -> LongMemEval:
-    doc = data_file.json("LongMemEval")
+    doc = json_array(data_file, "LongMemEval", "questions", "haystack_sessions",
+                     {"conversation": "a LoCoMo file? use --scenario locomo"})
     name = data_file.name
-    if not isinstance(doc, list) or not doc:
-        raise DatasetError(f"{name} is not a LongMemEval file: expected a non-empty JSON "
-                           f"array of questions, got {type(doc).__name__}")
     quirks = Quirks()
     out: list[Question] = []
     seen: set[str] = set()
     for i, entry in enumerate(doc):
-        if not isinstance(entry, Mapping) or "haystack_sessions" not in entry:
-            keys = ", ".join(sorted(entry)[:6]) if isinstance(entry, Mapping) else ""
-            hint = " (a LoCoMo file? use --scenario locomo)" \
-                if isinstance(entry, Mapping) and "conversation" in entry else ""
-            raise DatasetError(f"{name} is not a LongMemEval file: element {i} has no "
-                               f"'haystack_sessions' (keys: {keys or 'none'}){hint}")
         qid = entry.get("question_id")
         if isinstance(qid, str) and qid in seen:  # before parsing: its quirks count once
             quirks.add("duplicate_question_ids", qid)
@@ -267,10 +258,8 @@ def _ask(b: ScriptBuilder, q: Question, params: Mapping[str, Any], quirks: Quirk
 def generate(params: Mapping[str, Any], seed: int) -> Script:
     data = load(params)
     folds = params["folds"]
-    if not 0 <= seed < folds:
-        raise ValueError(f"seed {seed} is not a fold: this scenario has folds 0-{folds - 1}")
     chosen = subset(data, params)
-    mine = fold_units(chosen, folds, seed, stratum=lambda q: q.qtype)
+    mine = fold_units(chosen, folds, fold_of(seed, folds), stratum=lambda q: q.qtype)
     b, quirks = ScriptBuilder(params["write_batch"]), Quirks()
     asked = [q for q in mine if _ask(b, q, params, quirks)]
     stats = {
@@ -294,7 +283,7 @@ def _count(values: Sequence[str] | Any) -> dict[str, int]:
 
 
 def caveats(params: Mapping[str, Any], stats: Mapping[str, Any]) -> list[str]:
-    seeds = [s for s in stats.values() if isinstance(s, Mapping) and "file" in s]
+    seeds = fold_stats(stats)
     if not seeds:
         return []
     first = seeds[0]
