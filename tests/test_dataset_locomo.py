@@ -150,3 +150,24 @@ def test_the_recency_rule_scores_what_the_data_statistics_say(tmp_path: Path) ->
         assert run.metrics["recall_any@5"] == pytest.approx(base["ask@5"], abs=5e-5)
         assert run.metrics["recall_any@10"] == pytest.approx(base["ask@10"], abs=5e-5)
         assert run.cleanup is not None and run.cleanup.ok
+
+
+def test_caveats_state_the_data_from_its_statistics() -> None:
+    from memory_bench.scenarios.datasets import jsonl, longmemeval
+
+    cases = [
+        (locomo, params(), 3, ["3 conversations", "16 turns written", "one of 3 disjoint folds",
+                               "1 evidence ids unknown", "recall_any@5"]),
+        (longmemeval, {"path": str(FIXTURE.with_name("longmemeval_mini.json")),
+                       "granularity": "turn", "roles": "all", "limit": 0, "subset_seed": 0,
+                       "folds": 2, "write_batch": 64}, 2, ["5 questions asked over 2 of 2 folds",
+                                                            "every turn", "roles=user"]),
+        (jsonl, {"path": str(FIXTURE.with_name("example.jsonl")), "folds": 2,
+                 "write_batch": 32}, 2, ["10 items and 9 probes in 2 episode(s)"]),
+    ]
+    for module, p, folds, fragments in cases:
+        stats = {str(f): module.generate(p, f).stats for f in range(folds)}
+        text = " ".join(module.caveats(p, stats))
+        assert "{" not in text and "}" not in text, text
+        for fragment in fragments:
+            assert fragment in text, (module.__name__, fragment, text)

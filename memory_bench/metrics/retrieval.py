@@ -85,7 +85,9 @@ def retrieval_metrics(*, early: bool, final: str = "") -> tuple[Metric, ...]:
                         "questions asked both times: what is still found after the rest of "
                         "the data was written",
             undefined="no question asked early was found early (or none was asked early)")
-        metrics = [early_metrics[0], *metrics[:1], retention, *metrics[1:], *early_metrics[1:]]
+        # late, early, their ratio: side by side in the headline (the late ask first, as the
+        # number the literature reports and the one a report's misses are drawn from)
+        metrics = [*metrics[:1], early_metrics[0], retention, *metrics[1:], *early_metrics[1:]]
     metrics += [
         declare(f"abstain_recall_any@{k}", f"abstain R_any@{k}", kinds.recall_any_at(k, ABSTAIN),
                 reads=(ABSTAIN,), section="other", terminal=False,

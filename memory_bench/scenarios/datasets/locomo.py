@@ -336,7 +336,7 @@ def caveats(params: Mapping[str, Any], stats: Mapping[str, Any]) -> list[str]:
         f"Data: LoCoMo `{f['name']}` (sha256 {f['sha256'][:12]}…), {totals['conversations']} "
         f"conversations, {totals['turns']:,} turns written, {totals['questions']:,} questions "
         f"of categories 1-4 asked twice and {totals.get('abstain_questions', 0):,} adversarial "
-        "ones once. Each seed is one of {first['folds']} disjoint folds of the conversations "
+        f"ones once. Each seed is one of {first['folds']} disjoint folds of the conversations "
         "(one store per conversation), so \"seeds\" here are folds: intervals and verdicts "
         "are over folds, and a mean over folds weights each fold equally, not each question "
         "(published LoCoMo figures average over questions).",
