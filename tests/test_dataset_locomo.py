@@ -157,7 +157,7 @@ def test_caveats_state_the_data_from_its_statistics() -> None:
 
     cases = [
         (locomo, params(), 3, ["3 conversations", "16 turns written", "one of 3 disjoint folds",
-                               "1 evidence ids unknown", "recall_any@5"]),
+                               "1 evidence ids unknown", "recall_any@5", "Word overlap"]),
         (longmemeval, {"path": str(FIXTURE.with_name("longmemeval_mini.json")),
                        "granularity": "turn", "roles": "all", "limit": 0, "subset_seed": 0,
                        "folds": 2, "write_batch": 64}, 2, ["5 questions asked over 2 of 2 folds",

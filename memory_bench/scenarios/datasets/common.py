@@ -27,7 +27,8 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from memory_bench.contract.items import Item
-from memory_bench.metrics.retrieval import TOP_K, WRITE
+from memory_bench.metrics.retrieval import ASK, TOP_K, WRITE
+from memory_bench.scenarios.generators.overlap import DEFINITION, overlap_stats
 from memory_bench.scenarios.script import (
     UNBOUND_PREFIX,
     Probe,
@@ -49,6 +50,7 @@ __all__ = [
     "fold_units",
     "json_array",
     "mean_baseline",
+    "overlap_caveat",
     "read_data_file",
     "require_path",
     "turn_time",
@@ -189,6 +191,21 @@ def mean_baseline(seeds: Sequence[Mapping[str, Any]]) -> dict[str, float]:
             for k in sorted(keys)}
 
 
+def overlap_caveat(seeds: Sequence[Mapping[str, Any]], what: str) -> str | None:
+    """The question/evidence word overlap of the final asks, over folds, as a sentence."""
+    found = [((s.get("question_overlap") or {}).get(ASK) or {}) for s in seeds]
+    found = [o for o in found if o.get("n")]
+    if not found:
+        return None
+    n = sum(o["n"] for o in found)
+    share = sum(o["share"]["mean"] * o["n"] for o in found) / n
+    zero = sum(o["zero_overlap_share"] * o["n"] for o in found) / n
+    return (f"Word overlap: a question shares on average {share:.0%} of its content words "
+            f"with the {what} that answer it, and {zero:.1%} of questions share none "
+            f"(over {n:,} questions). Word matchers gain where the overlap is high; "
+            "compare them with that in mind.")
+
+
 def check_folds(folds: int, units: int, what: str, name: str) -> str | None:
     if folds > units:
         return (f"folds {folds} is more than the {units} {what} in {name}: every fold (seed) "
@@ -212,7 +229,9 @@ class ScriptBuilder:
         self.pending_categories: list[str] | None = None
         self.n = 0
         self.episode_items: list[str] = []
+        self.texts: dict[str, str] = {}  # this episode's items, for the overlap statistics
         self.recency: dict[str, list[bool]] = {}
+        self.asked: dict[str, tuple[list[str], list[str]]] = {}
 
     def item(self, text: str, source: str, timestamp: datetime, tags: Sequence[str] = (),
              category: str | None = None, region: str = "benchmark") -> str:
@@ -228,6 +247,7 @@ class ScriptBuilder:
         if has:
             self.pending_categories = [*(self.pending_categories or []), str(category)]
         self.episode_items.append(item_id)
+        self.texts[item_id] = text
         if len(self.pending) >= self.batch:
             self.flush()
         return item_id
@@ -249,6 +269,9 @@ class ScriptBuilder:
         if expected:
             for k, window in zip((5, TOP_K), recent, strict=True):
                 self.recency.setdefault(f"{tag}@{k}", []).append(bool(window & set(expected)))
+            questions, texts = self.asked.setdefault(tag, ([], []))
+            questions.append(question)
+            texts.append("\n".join(self.texts[i] for i in expected))
         self.steps.append(Probe(question, tuple(expected), tag, category=category,
                                 outrank=tuple(outrank), key=key))
 
@@ -257,14 +280,23 @@ class ScriptBuilder:
         self.flush()
         if self.steps and not isinstance(self.steps[-1], Reset):
             self.steps.append(Reset())
-        self.episode_items = []
+        self.episode_items, self.texts = [], {}
 
     def recency_baseline(self) -> dict[str, float]:
         """recall_any@k per tag of a rule that returns the k items written last."""
         return {key: round(sum(v) / len(v), 4) for key, v in sorted(self.recency.items()) if v}
 
+    def question_overlap(self) -> dict[str, Any]:
+        """How much of each question is in the items that answer it, per tag: how much a
+        word matcher has to go on (the definitions of ``generators/overlap.py``)."""
+        return {"definition": DEFINITION,
+                **{tag: overlap_stats(q, t) for tag, (q, t) in sorted(self.asked.items())}}
+
     def script(self, seed: int, stats: dict[str, Any], file_sha256: str) -> Script:
-        """The script; its data hash covers what it writes and asks *and* the file's bytes."""
+        """The script; its data hash covers what it writes and asks *and* the file's bytes.
+        The statistics gain the recency rule's scores and the question overlap."""
+        stats = {**stats, "recency_baseline": self.recency_baseline(),
+                 "question_overlap": self.question_overlap()}
         self.flush()
         while self.steps and isinstance(self.steps[-1], Reset):
             self.steps.pop()

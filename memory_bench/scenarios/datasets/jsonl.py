@@ -46,6 +46,7 @@ from memory_bench.scenarios.datasets.common import (
     fold_stats,
     fold_units,
     mean_baseline,
+    overlap_caveat,
     read_data_file,
     require_path,
 )
@@ -335,8 +336,7 @@ def generate(params: Mapping[str, Any], seed: int) -> Script:
              "probes": dict(sorted(tags.items())),
              "unscored_probes": {t: n for t, n in sorted(tags.items()) if t not in QUERY_TAGS},
              "file_totals": {"episodes": parsed.episodes, "items": parsed.count("item"),
-                             "probes": parsed.count("probe")},
-             "recency_baseline": b.recency_baseline()}
+                             "probes": parsed.count("probe")}}
     return b.script(seed, stats, data_file.sha256)
 
 
@@ -360,6 +360,9 @@ def caveats(params: Mapping[str, Any], stats: Mapping[str, Any]) -> list[str]:
         listed = ", ".join(f"{t} ({n})" for t, n in sorted(unscored.items()))
         out.append(f"Probes with tags this generator does not score were asked and kept in "
                    f"the records only: {listed}.")
+    overlap = overlap_caveat(seeds, "items")
+    if overlap:
+        out.append(overlap)
     base = mean_baseline(seeds)
     if base.get("ask@5") is not None:
         out.append(f"A rule returning the 5 items written last scores recall_any@5 "

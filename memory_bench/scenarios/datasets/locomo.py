@@ -39,6 +39,7 @@ from memory_bench.scenarios.datasets.common import (
     fold_units,
     json_array,
     mean_baseline,
+    overlap_caveat,
     read_data_file,
     require_path,
     turn_time,
@@ -320,7 +321,6 @@ def generate(params: Mapping[str, Any], seed: int) -> Script:
         "file_totals": {"conversations": len(data.conversations), "turns": data.turns,
                         "questions": data.questions, "abstain_questions": data.abstain},
         "quirks": data.quirks,
-        "recency_baseline": b.recency_baseline(),
     }
     return b.script(seed, stats, data.file.sha256)
 
@@ -347,6 +347,9 @@ def caveats(params: Mapping[str, Any], stats: Mapping[str, Any]) -> list[str]:
         out.append(f"Quirks of the file, counted, not fatal: {parts}. Evidence ids that name "
                    "no turn are dropped from their question; a question left with none is not "
                    "asked; a duplicate question is asked once (data_stats lists examples).")
+    overlap = overlap_caveat(seeds, "turns")
+    if overlap:
+        out.append(overlap)
     base = mean_baseline(seeds)
     if base:
         out.append(

@@ -37,6 +37,7 @@ from memory_bench.scenarios.datasets.common import (
     fold_stats,
     fold_units,
     json_array,
+    overlap_caveat,
     read_data_file,
     require_path,
     turn_time,
@@ -270,7 +271,6 @@ def generate(params: Mapping[str, Any], seed: int) -> Script:
         "question_types": _count(q.qtype for q in asked),
         "file_totals": {"questions": len(data.questions), "subset": len(chosen)},
         "quirks": data.quirks, "fold_quirks": quirks.to_dict(),
-        "recency_baseline": b.recency_baseline(),
     }
     return b.script(seed, stats, data.file.sha256)
 
@@ -308,6 +308,9 @@ def caveats(params: Mapping[str, Any], stats: Mapping[str, Any]) -> list[str]:
         parts = ", ".join(f"{v} {k.replace('_', ' ')}" for k, v in sorted(counts.items()))
         out.append(f"Quirks, counted, not fatal: {parts}. A question that names no evidence "
                    "at this granularity is not asked.")
+    overlap = overlap_caveat(seeds, "items")
+    if overlap:
+        out.append(overlap)
     if params["granularity"] == "session":
         out.append("Session granularity: an embedding model reads only the first few hundred "
                    "words of an item (MiniLM truncates at 256 word pieces), so long sessions "
