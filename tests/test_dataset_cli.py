@@ -58,6 +58,9 @@ def test_locomo_and_jsonl_fixtures_run_end_to_end(cli) -> None:
     result = load_result(cli.cwd / "l.json")
     quirks = result.scenario.data_stats["0"]["quirks"]["counts"]
     assert quirks["evidence_ids_unknown"] == 1 and quirks["duplicate_questions"] == 1
+    records = result.backends[0].runs[0].records
+    assert records is not None and all(p.question.startswith("sha256:") for p in records.probes)
+    assert "Ada" not in (cli.cwd / "l.json").read_text()  # no question or turn republished
     out = cli("run", "--backend", "bm25", "--scenario", "jsonl", "--set", f"path={EXAMPLE}",
               "--set", "folds=2", "--out", "j.json", "--quiet", fakes_only=False)
     assert out.returncode == 0, out.stderr

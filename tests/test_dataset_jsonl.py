@@ -23,7 +23,7 @@ EXAMPLE, BROKEN, LOCOMO = (FIXTURES / n for n in ("example.jsonl", "broken.jsonl
 
 
 def params(path: Path = EXAMPLE, **kw) -> dict:
-    return {"path": str(path), "folds": 1, "write_batch": 32, **kw}
+    return {"path": str(path), "folds": 1, "write_batch": 32, "keep_questions": True, **kw}
 
 
 def test_validate_lists_every_problem_with_its_line() -> None:

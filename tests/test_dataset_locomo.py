@@ -18,7 +18,7 @@ FIXTURE = Path(__file__).parent / "fixtures" / "datasets" / "locomo_mini.json"
 
 
 def params(path: Path = FIXTURE, **kw) -> dict:
-    return {"path": str(path), "folds": 3, "write_batch": 32, **kw}
+    return {"path": str(path), "folds": 3, "write_batch": 32, "keep_questions": False, **kw}
 
 
 def test_quirks_are_counted_and_none_is_fatal() -> None:
@@ -150,6 +150,16 @@ def test_the_recency_rule_scores_what_the_data_statistics_say(tmp_path: Path) ->
         assert run.metrics["recall_any@5"] == pytest.approx(base["ask@5"], abs=5e-5)
         assert run.metrics["recall_any@10"] == pytest.approx(base["ask@10"], abs=5e-5)
         assert run.cleanup is not None and run.cleanup.ok
+        # LoCoMo's questions are not republished in the records: a digest of each
+        asked = {p.question for p in run.records.probes}
+        assert all(q.startswith("sha256:") and len(q) == 23 for q in asked)
+    kept = run_pair(PairSpec(run_id="r1", index=0, label="fake-recency", backend="fake-recency",
+                             scenario={"name": "locomo", "generator": "locomo",
+                                       "params": params(src, keep_questions=True)}, seed=2),
+                    plugins=loaded)
+    assert {p.question for p in kept.records.probes} == {
+        "What did Eve plant in the allotment?", "When does Finn's daughter start school?"}
+    assert kept.data_hash == run_pair(spec, plugins=loaded).data_hash  # the same data
 
 
 def test_caveats_state_the_data_from_its_statistics() -> None:
@@ -160,10 +170,10 @@ def test_caveats_state_the_data_from_its_statistics() -> None:
                                "1 evidence ids unknown", "recall_any@5", "Word overlap"]),
         (longmemeval, {"path": str(FIXTURE.with_name("longmemeval_mini.json")),
                        "granularity": "turn", "roles": "all", "limit": 0, "subset_seed": 0,
-                       "folds": 2, "write_batch": 64}, 2, ["5 questions asked over 2 of 2 folds",
+                       "folds": 2, "write_batch": 64, "keep_questions": False}, 2, ["5 questions asked over 2 of 2 folds",
                                                             "every turn", "roles=user"]),
         (jsonl, {"path": str(FIXTURE.with_name("example.jsonl")), "folds": 2,
-                 "write_batch": 32}, 2, ["10 items and 9 probes in 2 episode(s)"]),
+                 "write_batch": 32, "keep_questions": True}, 2, ["10 items and 9 probes in 2 episode(s)"]),
     ]
     for module, p, folds, fragments in cases:
         stats = {str(f): module.generate(p, f).stats for f in range(folds)}

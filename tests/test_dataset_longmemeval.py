@@ -14,7 +14,7 @@ FIXTURE = Path(__file__).parent / "fixtures" / "datasets" / "longmemeval_mini.js
 
 def params(**kw) -> dict:
     base = {"path": str(FIXTURE), "granularity": "turn", "roles": "all", "limit": 0,
-            "subset_seed": 0, "folds": 1, "write_batch": 64}
+            "subset_seed": 0, "folds": 1, "write_batch": 64, "keep_questions": False}
     return {**base, **kw}
 
 

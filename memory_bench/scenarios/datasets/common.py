@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from memory_bench.contract.items import Item
+from memory_bench.contract.options import Option
 from memory_bench.metrics.retrieval import ASK, TOP_K, WRITE
 from memory_bench.scenarios.generators.overlap import DEFINITION, overlap_stats
 from memory_bench.scenarios.script import (
@@ -49,6 +50,7 @@ __all__ = [
     "fold_stats",
     "fold_units",
     "json_array",
+    "keep_questions_option",
     "mean_baseline",
     "overlap_caveat",
     "read_data_file",
@@ -206,6 +208,11 @@ def overlap_caveat(seeds: Sequence[Mapping[str, Any]], what: str) -> str | None:
             "compare them with that in mind.")
 
 
+def keep_questions_option(default: bool, why: str) -> Option:
+    return Option("keep_questions", bool, default, "keep each question's text in the result's "
+                  f"records (else a digest of it): {why}")
+
+
 def check_folds(folds: int, units: int, what: str, name: str) -> str | None:
     if folds > units:
         return (f"folds {folds} is more than the {units} {what} in {name}: every fold (seed) "
@@ -292,9 +299,11 @@ class ScriptBuilder:
         return {"definition": DEFINITION,
                 **{tag: overlap_stats(q, t) for tag, (q, t) in sorted(self.asked.items())}}
 
-    def script(self, seed: int, stats: dict[str, Any], file_sha256: str) -> Script:
+    def script(self, seed: int, stats: dict[str, Any], file_sha256: str, *,
+               keep_questions: bool = True) -> Script:
         """The script; its data hash covers what it writes and asks *and* the file's bytes.
-        The statistics gain the recency rule's scores and the question overlap."""
+        The statistics gain the recency rule's scores and the question overlap; without
+        ``keep_questions`` the records keep a digest of each question, not its text."""
         stats = {**stats, "recency_baseline": self.recency_baseline(),
                  "question_overlap": self.question_overlap()}
         self.flush()
@@ -302,7 +311,8 @@ class ScriptBuilder:
             self.steps.pop()
         script = Script(tuple(self.steps), k=TOP_K, seed=seed, stats=stats)
         digest = canonical_hash({"script": script.data_hash, "file_sha256": file_sha256})
-        return Script(script.steps, k=TOP_K, seed=seed, data_hash=digest, stats=stats)
+        return Script(script.steps, k=TOP_K, seed=seed, data_hash=digest, stats=stats,
+                      redact_questions=not keep_questions)
 
 
 def turn_time(base: datetime, index: int) -> datetime:

@@ -45,6 +45,7 @@ from memory_bench.scenarios.datasets.common import (
     fold_of,
     fold_stats,
     fold_units,
+    keep_questions_option,
     mean_baseline,
     overlap_caveat,
     read_data_file,
@@ -70,6 +71,7 @@ PARAMETERS = (
            "seed", minimum=1, maximum=100_000),
     Option("write_batch", int, 32, "items per write call (a call also ends at every other "
            "line)", minimum=1, maximum=100_000),
+    keep_questions_option(True, "off keeps your questions out of a result you share"),
 )
 _CAPS = {c.value for c in Capability}
 _STR, _LIST, _OBJ = "a string", "a list of strings", "an object"
@@ -337,7 +339,7 @@ def generate(params: Mapping[str, Any], seed: int) -> Script:
              "unscored_probes": {t: n for t, n in sorted(tags.items()) if t not in QUERY_TAGS},
              "file_totals": {"episodes": parsed.episodes, "items": parsed.count("item"),
                              "probes": parsed.count("probe")}}
-    return b.script(seed, stats, data_file.sha256)
+    return b.script(seed, stats, data_file.sha256, keep_questions=params["keep_questions"])
 
 
 def caveats(params: Mapping[str, Any], stats: Mapping[str, Any]) -> list[str]:

@@ -38,6 +38,7 @@ from memory_bench.scenarios.datasets.common import (
     fold_stats,
     fold_units,
     json_array,
+    keep_questions_option,
     mean_baseline,
     overlap_caveat,
     read_data_file,
@@ -57,6 +58,8 @@ PARAMETERS = (
            "conversation per seed)", minimum=1, maximum=1000),
     Option("write_batch", int, 32, "turns per write call (a call also ends with its session)",
            minimum=1, maximum=10_000),
+    keep_questions_option(False, "off by default, so that a published result does not "
+                          "republish LoCoMo's questions (CC BY-NC 4.0)"),
 )
 _SESSION = re.compile(r"session_(\d+)")
 # Evidence ids as they occur: "D1:3"; several in one string; "D:11:26"; "D30:05".
@@ -221,7 +224,7 @@ def _questions(sample: str, qa: Any, written: set[str], quirks: Quirks) -> list[
             quirks.add("questions_unknown_category", f"{where}: {category!r}")
             continue
         if text in seen:
-            quirks.add("duplicate_questions", f"{where}: {text[:60]!r}")
+            quirks.add("duplicate_questions", where)  # the text stays in the user's file
             continue
         seen.add(text)
         evidence = _evidence(q.get("evidence"), written, quirks, where)
@@ -322,7 +325,7 @@ def generate(params: Mapping[str, Any], seed: int) -> Script:
                         "questions": data.questions, "abstain_questions": data.abstain},
         "quirks": data.quirks,
     }
-    return b.script(seed, stats, data.file.sha256)
+    return b.script(seed, stats, data.file.sha256, keep_questions=params["keep_questions"])
 
 
 def caveats(params: Mapping[str, Any], stats: Mapping[str, Any]) -> list[str]:

@@ -37,6 +37,7 @@ from memory_bench.scenarios.datasets.common import (
     fold_stats,
     fold_units,
     json_array,
+    keep_questions_option,
     overlap_caveat,
     read_data_file,
     require_path,
@@ -63,6 +64,8 @@ PARAMETERS = (
            "type), one per seed", minimum=1, maximum=10_000),
     Option("write_batch", int, 64, "items per write call (a call also ends with its session)",
            minimum=1, maximum=100_000),
+    keep_questions_option(False, "off by default, so that a published result does not "
+                          "republish the benchmark's questions"),
 )
 _DATE_FORMATS = ("%Y/%m/%d (%a) %H:%M", "%Y/%m/%d %H:%M", "%Y-%m-%d %H:%M", "%Y/%m/%d")
 
@@ -272,7 +275,7 @@ def generate(params: Mapping[str, Any], seed: int) -> Script:
         "file_totals": {"questions": len(data.questions), "subset": len(chosen)},
         "quirks": data.quirks, "fold_quirks": quirks.to_dict(),
     }
-    return b.script(seed, stats, data.file.sha256)
+    return b.script(seed, stats, data.file.sha256, keep_questions=params["keep_questions"])
 
 
 def _count(values: Sequence[str] | Any) -> dict[str, int]:
