@@ -170,10 +170,11 @@ def test_caveats_state_the_data_from_its_statistics() -> None:
                                "1 evidence ids unknown", "recall_any@5", "Word overlap"]),
         (longmemeval, {"path": str(FIXTURE.with_name("longmemeval_mini.json")),
                        "granularity": "turn", "roles": "all", "limit": 0, "subset_seed": 0,
-                       "folds": 2, "write_batch": 64, "keep_questions": False}, 2, ["5 questions asked over 2 of 2 folds",
-                                                            "every turn", "roles=user"]),
+                       "folds": 2, "write_batch": 64, "keep_questions": False}, 2,
+         ["5 questions asked over 2 of 2 folds", "every turn", "roles=user"]),
         (jsonl, {"path": str(FIXTURE.with_name("example.jsonl")), "folds": 2,
-                 "write_batch": 32, "keep_questions": True}, 2, ["10 items and 9 probes in 2 episode(s)"]),
+                 "write_batch": 32, "keep_questions": True}, 2,
+         ["10 items and 9 probes in 2 episode(s)"]),
     ]
     for module, p, folds, fragments in cases:
         stats = {str(f): module.generate(p, f).stats for f in range(folds)}
