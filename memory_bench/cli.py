@@ -44,13 +44,15 @@ from memory_bench.results.paths import (
     reserve_report_paths,
     unique_report_paths,
 )
+from memory_bench.scenarios.datasets.common import DatasetError
 from memory_bench.scenarios.spec import ScenarioError, ScenarioSpec, load_scenario
 
 __all__ = ["main"]
 
 REPORTS = Path("reports")
 BAD_INPUT = (OptionError, ScenarioError, SelectionError, OutputError, ResultError,
-             DuplicateBackendError, DuplicateScenarioError, StaleStoreError, ResumeError)
+             DuplicateBackendError, DuplicateScenarioError, StaleStoreError, ResumeError,
+             DatasetError)
 
 
 class UsageError(Exception):
@@ -176,6 +178,16 @@ def _parser() -> argparse.ArgumentParser:
     cmp.add_argument("--json", action="store_true", help="machine-readable output")
     cmp.add_argument("--fail-on-regression", action="store_true",
                      help="exit 1 when any metric of any backend regressed")
+
+    val = sub.add_parser("validate", help="check a memory-bench-jsonl/1 file, line by line")
+    val.add_argument("file", type=Path)
+    exp = sub.add_parser("export", help="write one seed's script of any scenario as a "
+                         "memory-bench-jsonl/1 file")
+    exp.add_argument("--scenario", required=True, metavar="NAME|PATH")
+    exp.add_argument("--seed", type=int, default=0, metavar="N")
+    exp.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                     help="override a scenario parameter (repeatable)")
+    exp.add_argument("file", type=Path, help="the new file (never overwritten)")
     return p
 
 
@@ -244,6 +256,7 @@ class _Plan:
                     self.seeds = [args.seed]
                 else:
                     self.seeds = self.scenario.seed_list(args.seeds)
+                self.scenario.check_seeds(self.seeds)
                 self.run_id = new_run_id()
                 self.out: Path = args.out or Path("runs") / f"{self.run_id}.json"
                 holder = held_by(self.out)
@@ -508,8 +521,29 @@ def cmd_compare(args: argparse.Namespace) -> int:
     return 1 if args.fail_on_regression and report["regressions"] else 0
 
 
+def cmd_validate(args: argparse.Namespace) -> int:
+    from memory_bench.scenarios.export import validate_file
+
+    check = validate_file(args.file)
+    for problem in check.problems:
+        print(f"{args.file}:{problem.line}: {problem.message}")
+    print(check.summary())
+    return 2 if check.problems else 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from memory_bench.scenarios.export import export_script
+
+    loaded = _plugins()
+    scenario = load_scenario(args.scenario, _overrides(args.set), registry=loaded.scenarios)
+    lines = export_script(loaded, scenario, args.seed, args.file)
+    print(f"{args.file}: {lines} lines ({scenario.name}, seed {args.seed})", file=sys.stderr)
+    return 0
+
+
 COMMANDS = {"backends": cmd_backends, "scenarios": cmd_scenarios, "plan": cmd_plan,
-            "check": cmd_check, "run": cmd_run, "report": cmd_report, "compare": cmd_compare}
+            "check": cmd_check, "run": cmd_run, "report": cmd_report, "compare": cmd_compare,
+            "validate": cmd_validate, "export": cmd_export}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -32,6 +32,7 @@ from memory_bench.scenarios.script import (
     Script,
     Step,
     Write,
+    question_digest,
 )
 
 __all__ = ["Execution", "cleanup"]
@@ -128,7 +129,9 @@ class Execution:
         top = hits[0] if hits else None
         written = self.written.get(top.id) if top else None
         self.records.probes.append(ProbeRecord(
-            tag=step.tag, question=step.question, expected=list(step.expected),
+            tag=step.tag, expected=list(step.expected),
+            question=question_digest(step.question) if self.script.redact_questions
+            else step.question,
             returned=[h.id for h in hits], scores=[round(float(h.score), 6) for h in hits],
             latency_ms=latency_ms, category=step.category, outrank=list(step.outrank),
             key=step.key,

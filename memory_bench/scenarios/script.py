@@ -42,6 +42,7 @@ __all__ = [
     "Step",
     "Write",
     "canonical_hash",
+    "question_digest",
 ]
 
 # Generators write ids (and, where they carry it, sources) under this prefix; the
@@ -115,6 +116,12 @@ def canonical_hash(doc: Any) -> str:
     return "sha256:" + hashlib.sha256(blob.encode("utf-8")).hexdigest()
 
 
+def question_digest(question: str) -> str:
+    """What a record keeps of a question it may not republish: enough to match it
+    against one's own copy of the data, not the text."""
+    return "sha256:" + hashlib.sha256(question.encode("utf-8")).hexdigest()[:16]
+
+
 def _step_dict(step: Step) -> dict[str, Any]:
     kind = type(step).__name__.lower()
     d: dict[str, Any] = {"step": kind, "tag": step.tag}
@@ -138,6 +145,8 @@ class Script:
     ``data_hash`` is what the result records for the seed; a generator that
     leaves it empty gets the hash of the script's canonical JSON. ``stats`` are
     facts about the data a reader should know (the result's ``data_stats``).
+    ``redact_questions``: the questions come from a data file whose licence does not
+    let a result republish them; the records keep a digest of each, not its text.
     """
 
     steps: tuple[Step, ...]
@@ -146,6 +155,7 @@ class Script:
     data_hash: str = ""
     stats: dict[str, Any] = field(default_factory=dict, compare=False)
     prefix: str = UNBOUND_PREFIX
+    redact_questions: bool = False
 
     def __post_init__(self) -> None:
         if self.k < 1:
