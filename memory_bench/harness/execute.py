@@ -14,6 +14,7 @@ from collections.abc import Callable, Collection
 
 from memory_bench.contract.backend import Backend, ContractError
 from memory_bench.contract.items import Hit, Item, WriteResult
+from memory_bench.harness.resources import rss_bytes
 from memory_bench.results.model import Cleanup
 from memory_bench.results.records import (
     ItemRecord,
@@ -116,7 +117,8 @@ class Execution:
                 raise ContractError(f"write returned {res!r} for item {item.id}")
             self.written[item.id] = item
         accepted = sum(r.accepted for r in results)
-        self.records.writes.append(WriteRecord(step.tag, len(chunk), accepted, seconds))
+        self.records.writes.append(WriteRecord(step.tag, len(chunk), accepted, seconds,
+                                               rss_bytes()))
         for cat, res in zip(step.categories, results, strict=False):
             self.records.items.append(ItemRecord(res.id, step.tag, cat, res.accepted, res.reason))
 
