@@ -83,18 +83,10 @@ class NameSpace:
             heads.add(head)
             tails.update(rest)
         self._heads, self._tails = sorted(heads), sorted(tails)
+        self._pools: dict[str | None, list[str]] = {}
         if not self._heads or not self._tails:
             raise RenameError("the script's texts hold no name tokens to rename")
         self._random = rng.random
-
-    @property
-    def capacity(self) -> int:
-        """Distinct fresh tokens there can be (an upper bound)."""
-        return len(self._heads) * len(self._tails)
-
-    def near_capacity(self, token: str) -> int:
-        """Distinct near misses of ``token`` there can be (an upper bound)."""
-        return len(self._tails)
 
     def template(self, text: str, tags: Sequence[str] = ()) -> Template:
         """``text`` with its name tokens and digit runs as fields; tags at the same tokens."""
@@ -123,15 +115,23 @@ class NameSpace:
             tag_fmts.append("".join(bits))
         return Template("".join(out), tuple(tag_fmts), tuple(tokens), tuple(digits))
 
+    def _pool(self, head: str | None) -> list[str]:
+        """Every fresh token (``head`` None) or every near miss of a token with first
+        half ``head``, made once: drawing one is then a single random index."""
+        pool = self._pools.get(head)
+        if pool is None:
+            heads = self._heads if head is None else [head]
+            pool = [h + t for h in heads for t in self._tails if h + t not in self._held]
+            if not pool:
+                raise RenameError(f"no fresh token can be made from {head!r}")
+            self._pools[head] = pool
+        return pool
+
     def fresh(self, like: str | None = None) -> str:
         """A token no text holds: two halves of name tokens, or ``like``'s own first
         half and another's second half (a near miss of ``like``)."""
-        r, heads, tails = self._random, self._heads, self._tails
-        head = None if like is None else _halves(like)[0]
-        while True:
-            token = (head or heads[int(r() * len(heads))]) + tails[int(r() * len(tails))]
-            if token not in self._held and token != like:
-                return token
+        pool = self._pool(None if like is None else _halves(like)[0])
+        return pool[int(self._random() * len(pool))]
 
     def _digits(self, kept: str) -> str:
         low = 10 ** (len(kept) - 1) if len(kept) > 1 else 0
@@ -147,8 +147,10 @@ class NameSpace:
 
     def renamed(self, t: Template, taken: set[str]) -> tuple[str, tuple[str, ...]]:
         """An easy variant of ``t``: every name token fresh; its text not in ``taken``."""
+        pool, r = self._pool(None), self._random
         for _ in range(_TRIES):
-            text, tags = self.fill(t, [self.fresh() for _ in t.tokens], redraw_digits=True)
+            names = [pool[int(r() * len(pool))] for _ in t.tokens]
+            text, tags = self.fill(t, names, redraw_digits=True)
             if text not in taken:
                 return text, tags
         raise RenameError(f"could not make a new text from {t.text!r}: the script holds "
