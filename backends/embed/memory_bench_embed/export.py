@@ -26,12 +26,12 @@ from functools import lru_cache
 from pathlib import Path
 
 __all__ = ["EXPORT_RECIPE", "RUNTIMES", "ExportError", "exported_model", "file_sha256",
-           "models_dir"]
+           "models_dir", "transformer_dir"]
 
 RUNTIMES = ("torch", "onnx", "onnx-int8")
 OPSET = 17
 # Bumped when the export or quantisation recipe changes, so an old file is not reused.
-EXPORT_RECIPE = "r1"
+EXPORT_RECIPE = "r2"
 
 
 class ExportError(RuntimeError):
@@ -69,10 +69,18 @@ def exported_model(model_dir: Path, weights_sha256: str, runtime: str) -> Path:
     if no process has yet. Raises ExportError with the exporter's message."""
     if runtime not in ("onnx", "onnx-int8"):
         raise ValueError(f"no ONNX file for runtime {runtime!r}")
-    home = models_dir() / f"{weights_sha256[:16]}-{runtime}-{EXPORT_RECIPE}"
+    name = f"{weights_sha256[:16]}-{runtime}-{EXPORT_RECIPE}"
+    home = models_dir() / name
     target = home / "model.onnx"
     if target.is_file():
         return target
+    try:
+        home.mkdir(parents=True, exist_ok=True)
+    except OSError:  # a read-only home: this machine's temporary directory instead
+        home = Path(tempfile.gettempdir()) / f"memory-bench-models-{os.getuid()}" / name
+        target = home / "model.onnx"
+        if target.is_file():
+            return target
     # int8 is quantised from the fp32 export; fp32 is exported from the weights.
     source = exported_model(model_dir, weights_sha256, "onnx") if runtime == "onnx-int8" else None
     home.mkdir(parents=True, exist_ok=True)
@@ -93,32 +101,42 @@ def exported_model(model_dir: Path, weights_sha256: str, runtime: str) -> Path:
     return target
 
 
+def transformer_dir(model_dir: Path) -> Path:
+    """Where a sentence-transformers model keeps its transformer (and tokenizer)."""
+    import json
+
+    modules = json.loads((model_dir / "modules.json").read_text())
+    return model_dir / modules[0]["path"]
+
+
 def _export_fp32(model_dir: str, out: str) -> None:
+    import inspect
+
     import torch
     from transformers import AutoModel
 
-    model = AutoModel.from_pretrained(model_dir).eval()
+    model = AutoModel.from_pretrained(str(transformer_dir(Path(model_dir)))).eval()
+    names = ["input_ids", "attention_mask"]
+    if "token_type_ids" in inspect.signature(model.forward).parameters:
+        names.append("token_type_ids")  # BERT's; DistilBERT has none
 
     class Encoder(torch.nn.Module):
-        """The BERT encoder's last hidden state, called with keyword arguments."""
+        """The encoder's last hidden state, the model called with keyword arguments."""
 
         def __init__(self) -> None:
             super().__init__()
-            self.bert = model
+            self.model = model
 
-        def forward(self, input_ids, attention_mask, token_type_ids):  # type: ignore[no-untyped-def]
-            return self.bert(input_ids=input_ids, attention_mask=attention_mask,
-                             token_type_ids=token_type_ids).last_hidden_state
+        def forward(self, *inputs):  # type: ignore[no-untyped-def]
+            return self.model(**dict(zip(names, inputs, strict=True))).last_hidden_state
 
     ids = torch.ones((2, 8), dtype=torch.int64)
+    args = (ids, torch.ones_like(ids), torch.zeros_like(ids))[: len(names)]
     axes = {0: "batch", 1: "tokens"}
     with torch.no_grad():
         torch.onnx.export(
-            Encoder(), (ids, torch.ones_like(ids), torch.zeros_like(ids)), out,
-            input_names=["input_ids", "attention_mask", "token_type_ids"],
-            output_names=["last_hidden_state"],
-            dynamic_axes={"input_ids": axes, "attention_mask": axes, "token_type_ids": axes,
-                          "last_hidden_state": axes},
+            Encoder(), args, out, input_names=names, output_names=["last_hidden_state"],
+            dynamic_axes={**dict.fromkeys(names, axes), "last_hidden_state": axes},
             opset_version=OPSET, dynamo=False,
         )
 

@@ -28,7 +28,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from memory_bench_embed.export import OPSET, exported_model, file_sha256
+from memory_bench_embed.export import OPSET, exported_model, file_sha256, transformer_dir
 
 __all__ = ["OnnxRuntime", "Runtime", "TorchRuntime", "open_runtime"]
 
@@ -77,7 +77,7 @@ class TorchRuntime:
         return np.asarray(vecs, dtype=np.float32).reshape(len(texts), self._m.dim)
 
     def manifest(self) -> dict[str, Any]:
-        return {"runtime": "torch", "torch_threads": self.threads}
+        return {"runtime": "torch", "threads": self.threads}
 
 
 def _check_pipeline(model_dir: Path) -> tuple[int, int]:
@@ -131,6 +131,7 @@ class OnnxRuntime:
         self._session: Any = None
         self._pid = -1
         self._forkable = False  # the session started no thread: a child may use it
+        self._inputs: set[str] = set()
         self._lock = threading.Lock()
 
     def prepare(self) -> None:
@@ -147,7 +148,7 @@ class OnnxRuntime:
 
                 before = _threads_now()  # after the imports: what the session itself starts
 
-                tok = Tokenizer.from_file(str(self.model_dir / "tokenizer.json"))
+                tok = Tokenizer.from_file(str(transformer_dir(self.model_dir) / "tokenizer.json"))
                 tok.no_padding()
                 tok.enable_truncation(max_length=self.max_len)
                 opts = ort.SessionOptions()
@@ -160,6 +161,7 @@ class OnnxRuntime:
                 self._session = ort.InferenceSession(str(self.path), opts,
                                                      providers=["CPUExecutionProvider"])
                 self._tok, self._pid = tok, os.getpid()
+                self._inputs = {i.name for i in self._session.get_inputs()}
                 self._forkable = before is not None and _threads_now() == before
             return self._tok, self._session
 
@@ -177,8 +179,10 @@ class OnnxRuntime:
             enc = tok.encode_batch(list(texts[start : start + batch_size]))
             ids = np.array([e.ids for e in enc], dtype=np.int64)
             mask = np.array([e.attention_mask for e in enc], dtype=np.int64)
-            (hidden,) = session.run(None, {"input_ids": ids, "attention_mask": mask,
-                                           "token_type_ids": np.zeros_like(ids)})
+            feed = {"input_ids": ids, "attention_mask": mask}
+            if "token_type_ids" in self._inputs:
+                feed["token_type_ids"] = np.zeros_like(ids)
+            (hidden,) = session.run(None, feed)
             out.append(_mean_pool_normalise(hidden, mask))
         return np.concatenate(out).astype(np.float32, copy=False)
 

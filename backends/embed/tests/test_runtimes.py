@@ -21,7 +21,7 @@ from memory_bench_embed import (
     get_embedder,
     resolve_model,
 )
-from memory_bench_embed.export import file_sha256
+from memory_bench_embed.export import EXPORT_RECIPE, file_sha256
 
 from memory_bench.contract.backend import BackendContext
 from memory_bench.contract.options import OptionError, resolve_options
@@ -132,8 +132,8 @@ def test_export_happens_once_into_the_models_dir_and_onnx_never_imports_torch(
 
     first = run("onnx-int8")  # exports fp32, then quantises it
     models = tmp_path / "cache" / "models"
-    assert sorted(p.name.split("-", 1)[1] for p in models.iterdir()) == ["onnx-int8-r1",
-                                                                        "onnx-r1"]
+    assert sorted(p.name.split("-", 1)[1] for p in models.iterdir()) == [
+        f"onnx-int8-{EXPORT_RECIPE}", f"onnx-{EXPORT_RECIPE}"]
     again = run("onnx-int8")
     assert again["path"] == first["path"] and again["mtime"] == first["mtime"]  # reused
     assert again["torch"] is False  # onnx runs with neither torch nor sentence-transformers
