@@ -20,7 +20,7 @@ def sweep_command(args: argparse.Namespace, plugins: LoadedPlugins,
     from memory_bench.harness.progress import Progress
     from memory_bench.harness.runner import new_run_id
     from memory_bench.results.manifest import build_manifest
-    from memory_bench.sweep.run import run_sweep
+    from memory_bench.sweep.run import SweepRun, run_sweep
     from memory_bench.sweep.save import unique_sweep_paths, write_sweep
 
     plan = plan_sweep(plugins, scenario=args.scenario, sizes=parse_sizes(args.sizes),
@@ -43,10 +43,18 @@ def sweep_command(args: argparse.Namespace, plugins: LoadedPlugins,
     cache = args.cache_dir
     say(f"sweep {sweep_id}: sizes {', '.join(f'{s.size:,}' for s in plan.sizes)}; "
         f"embedding cache {cache or 'off (cold encoder)'}; results in {out_dir}")
-    sweep = run_sweep(plan, plugins, out_dir, manifest=manifest, cache_dir=cache,
-                      executor=args.executor, timeout=args.timeout,
-                      progress=Progress(enabled=False if args.quiet else None), say=say)
+    sweep = SweepRun(plan)
     command = [Path(a).name if i == 0 else a for i, a in enumerate(sys.argv)]
+    try:
+        run_sweep(sweep, plugins, out_dir, manifest=manifest, cache_dir=cache,
+                  executor=args.executor, timeout=args.timeout,
+                  progress=Progress(enabled=False if args.quiet else None), say=say)
+    except BaseException:
+        if sweep.results:  # the sizes that finished still make a (smaller) sweep
+            write_sweep(sweep, out_dir, command=command)
+            say(f"sweep stopped; the {len(sweep.results)} finished size(s) are in "
+                f"{out_dir / 'sweep.md'}")
+        raise
     here = write_sweep(sweep, out_dir, command=command, publish=publish)
     print(here.md.read_text(encoding="utf-8"))
     say(f"sweep: {here.md}")

@@ -48,17 +48,17 @@ def _generation(plugins: LoadedPlugins, ref: dict[str, Any], seed: int) -> dict[
             "noise_per_s": round(noise / seconds) if seconds > 0 else None}
 
 
-def run_sweep(plan: SweepPlan, plugins: LoadedPlugins, out_dir: Path, *,
+def run_sweep(sweep: SweepRun, plugins: LoadedPlugins, out_dir: Path, *,
               manifest: dict[str, Any], cache_dir: Path | None, executor: str,
               timeout: float | None, progress: Progress | None = None,
               say: Any = None) -> SweepRun:
-    """Run every size in order, smallest first; returns when the last one is written."""
+    """Run every size of ``sweep.plan`` in order, smallest first, filling ``sweep`` as
+    each finishes (so a caller interrupted at a large size still has the small ones)."""
     from memory_bench.analysis.compare import analyse
     from memory_bench.harness.runner import RunConfig, new_run_id, run_benchmark
     from memory_bench.results.io import write_result
 
-    sweep = SweepRun(plan)
-    for sp in plan.sizes:
+    for sp in sweep.plan.sizes:
         if not sp.selections:
             continue
         sweep.load[sp.size] = [round(x, 2) for x in os.getloadavg()]
