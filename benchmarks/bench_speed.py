@@ -176,7 +176,10 @@ def main() -> int:
         # Warm the shared cache (torch and onnx share its rows) and the ONNX export.
         warm = scratch / "warm"
         warm.mkdir()
-        new.run([*common, "--backend", "faiss-rag", "--out", str(warm / "w.json")], warm)
+        warm_specs = ["faiss-rag"] + ([f"faiss-rag:runtime={args.also_runtime}"]
+                                      if args.also_runtime else [])  # its own cache rows
+        new.run([*common, *(a for b in warm_specs for a in ("--backend", b)),
+                 "--out", str(warm / "w.json")], warm)
         print(f"load before: {load_before}  (1, 5, 15 min; 2 cores)", flush=True)
 
         order, plan = [today, new], []
