@@ -1,25 +1,30 @@
 """The ``memory-bench`` command: parses arguments and delegates; no logic of its own.
 
 Exit status: 0 success; 1 a run finished but some pairs failed (or left items
-behind in a store); 2 bad input (one line on stderr, nothing written); 130
-interrupted (the result file holds every finished pair; ``--resume`` it).
+behind in a store), or it failed outside a pair, or an unexpected error (one
+line; ``MEMORY_BENCH_DEBUG=1`` shows the traceback); 2 bad input (one line on
+stderr, nothing written), argparse's errors included; 130 interrupted (the
+message says whether the result file holds finished pairs to ``--resume``).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
+import os
 import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from memory_bench import __version__
 from memory_bench.contract.options import OptionError
 from memory_bench.harness.executors import EXECUTORS
 from memory_bench.harness.isolation import DEFAULT_TIMEOUT, ISOLATION_MODES
 from memory_bench.harness.livestore import StaleStoreError
+from memory_bench.harness.lock import ResultLock, RunLockError, held_by
 from memory_bench.harness.pair import GenerationError
 from memory_bench.harness.reduce import pairs_dir_for
 from memory_bench.harness.resume import ResumeError
@@ -31,8 +36,10 @@ from memory_bench.results.io import ResultError, load_result, write_result
 from memory_bench.results.model import Result
 from memory_bench.results.paths import (
     OutputError,
+    ReportPaths,
     check_writable,
     default_cache_dir,
+    reserve_report_paths,
     unique_report_paths,
 )
 from memory_bench.scenarios.spec import ScenarioError, ScenarioSpec, load_scenario
@@ -40,6 +47,7 @@ from memory_bench.sweep.plan import SweepError
 
 __all__ = ["main"]
 
+REPORTS = Path("reports")
 BAD_INPUT = (OptionError, ScenarioError, SelectionError, OutputError, ResultError,
              DuplicateBackendError, DuplicateScenarioError, StaleStoreError, ResumeError,
              SweepError)
@@ -49,8 +57,50 @@ class UsageError(Exception):
     """Bad input: reported on one line, exit status 2."""
 
 
+class Interrupted(Exception):
+    """Ctrl-C or SIGTERM during a run: exit status 130, with what was kept."""
+
+
+MAX_TIMEOUT = 7 * 86_400.0  # a week per pair: finite, and within what poll() can wait
+MAX_SEEDS = 10_000
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, with its errors on one line (and where to look) instead of the usage."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"memory-bench: error: {message} (see `{self.prog} --help`)\n")
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not math.isfinite(value) or not 0 < value <= MAX_TIMEOUT:
+        raise argparse.ArgumentTypeError(
+            f"must be a positive number of seconds, at most {MAX_TIMEOUT:g} "
+            f"(a week), got {text!r}")
+    return value
+
+
+def _int_in(low: int, high: int) -> Any:
+    """An argparse type: a whole number in [low, high]."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"must be between {low} and {high}, got {value}")
+        return value
+
+    return parse
+
+
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = _Parser(
         prog="memory-bench",
         description="Score memory systems side by side with one continual-memory protocol.",
     )
@@ -68,8 +118,10 @@ def _parser() -> argparse.ArgumentParser:
         sp.add_argument("--scenario", metavar="NAME|PATH",
                         help="scenario name in scenarios/ or a TOML file (default: default)")
         seeds = sp.add_mutually_exclusive_group()
-        seeds.add_argument("--seeds", type=int, metavar="N", help="run N seeds (default: scenario)")
-        seeds.add_argument("--seed", type=int, metavar="N", help="run this one seed")
+        seeds.add_argument("--seeds", type=_int_in(1, MAX_SEEDS), metavar="N",
+                           help="run N seeds (default: scenario)")
+        seeds.add_argument("--seed", type=_int_in(0, 2**31 - 1), metavar="N",
+                           help="run this one seed")
         sp.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                         help="override a scenario parameter (repeatable)")
         sp.add_argument("--out", type=Path, metavar="PATH",
@@ -85,14 +137,16 @@ def _parser() -> argparse.ArgumentParser:
     r = sub.add_parser("run", help="run the protocol and print the comparison")
     run_options(r)
     r.add_argument("--quiet", action="store_true", help="no progress display")
-    r.add_argument("--keep-work", action="store_true", help="keep each pair's store directory")
+    r.add_argument("--keep-work", action="store_true",
+                   help="keep each pair's store directory (under $TMPDIR/memory-bench-kept-*)")
     r.add_argument("--executor", choices=EXECUTORS, default=None,
                    help="process: each (backend, seed) pair in a forked child with a timeout "
                    "(default); local: in this process, no timeout (to measure or debug)")
     r.add_argument("--isolation", choices=ISOLATION_MODES, default=None,
                    help="the older name of --executor: process, or none (= local)")
-    r.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
-                   help=f"per pair, with process isolation (default: {DEFAULT_TIMEOUT:g})")
+    r.add_argument("--timeout", type=_seconds, default=DEFAULT_TIMEOUT, metavar="SECONDS",
+                   help=f"per pair, with process isolation (default: {DEFAULT_TIMEOUT:g}, "
+                        f"at most {MAX_TIMEOUT:g})")
     r.add_argument("--clean-stale", action="store_true",
                    help="remove bench- items of other runs from live stores instead of refusing")
     r.add_argument("--resume", type=Path, metavar="RESULT.json",
@@ -119,7 +173,8 @@ def _parser() -> argparse.ArgumentParser:
                     help="NAME or NAME:key=value,... (repeatable; default: every backend)")
     sw.add_argument("--limit", action="append", default=[], metavar="LABEL=SIZE",
                     help="run this backend only up to SIZE (repeatable)")
-    sw.add_argument("--seeds", type=int, metavar="N", help="seeds per size (default: scenario)")
+    sw.add_argument("--seeds", type=_int_in(1, MAX_SEEDS), metavar="N",
+                    help="seeds per size (default: scenario)")
     sw.add_argument("--seeds-at", action="append", default=[], metavar="SIZE=N",
                     help="seeds at one size (repeatable), e.g. 1000000=1")
     sw.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
@@ -132,7 +187,7 @@ def _parser() -> argparse.ArgumentParser:
                     help="use this embedding cache (default: none, so ingest is measured "
                          "with a cold encoder)")
     sw.add_argument("--executor", choices=EXECUTORS, default="process")
-    sw.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
+    sw.add_argument("--timeout", type=_seconds, default=DEFAULT_TIMEOUT, metavar="SECONDS",
                     help=f"per pair (default: {DEFAULT_TIMEOUT:g})")
     sw.add_argument("--quiet", action="store_true", help="no progress display")
 
@@ -169,8 +224,6 @@ class _Plan:
 
         self.plugins = loaded
         self.resume: Result | None = None
-        if args.seeds is not None and args.seeds <= 0:
-            raise UsageError("--seeds must be positive")
         try:
             if getattr(args, "resume", None) is not None:
                 self._from_result(args, loaded)
@@ -187,6 +240,10 @@ class _Plan:
                     self.seeds = self.scenario.seed_list(args.seeds)
                 self.run_id = new_run_id()
                 self.out: Path = args.out or Path("runs") / f"{self.run_id}.json"
+                holder = held_by(self.out)
+                if holder:
+                    raise RunLockError(f"--out {self.out}: another run is writing this "
+                                       f"result: {holder}")
                 check_writable(self.out)
                 check_writable(pairs_dir_for(self.out))
         except SelectionError as exc:
@@ -198,9 +255,7 @@ class _Plan:
         self.cache_dir = None if args.no_cache else (args.cache_dir or default_cache_dir())
         self.save = args.save
         if self.save:
-            check_writable(Path("reports") / "x.json", allow_existing=True)
-            self.report_paths = unique_report_paths(Path("reports"), self.scenario.name,
-                                                    self.run_id)
+            check_writable(REPORTS / "x.json", allow_existing=True)
 
     def _from_result(self, args: argparse.Namespace, loaded: LoadedPlugins) -> None:
         from memory_bench.harness.resume import plan_resume
@@ -238,8 +293,13 @@ class _Plan:
             f"embedding cache: {self.cache_dir or 'off'}",
         ]
         if self.save:
-            lines.append(f"report: {self.report_paths.md} (+ .json .html .csv and PNGs)")
+            md = unique_report_paths(REPORTS, self.scenario.name, self.run_id).md
+            lines.append(f"report: {md} (+ .json .html .csv and PNGs)")
         return "\n".join(lines)
+
+    def reserve_reports(self) -> ReportPaths:
+        """The ``--save`` names, claimed now (never another run's)."""
+        return reserve_report_paths(REPORTS, self.scenario.name, self.run_id)
 
 
 def cmd_backends(args: argparse.Namespace) -> int:
@@ -321,8 +381,6 @@ def cmd_run(args: argparse.Namespace) -> int:
     from memory_bench.render.table import render_table
     from memory_bench.results.manifest import build_manifest
 
-    if not args.timeout > 0:
-        raise UsageError("--timeout must be a positive number of seconds")
     executor = args.executor or ("local" if args.isolation == "none" else "process")
     if args.executor and args.isolation and executor != ISOLATION_ALIASES[args.isolation]:
         raise UsageError(f"--executor {args.executor} and --isolation {args.isolation} "
@@ -351,20 +409,28 @@ def cmd_run(args: argparse.Namespace) -> int:
     progress = Progress(enabled=False if args.quiet else None)
     signal.signal(signal.SIGTERM, _on_sigterm)
     try:
-        result = run_benchmark(cfg, progress, resume=plan.resume)
+        with ResultLock(plan.out, fresh=plan.resume is None):
+            try:
+                result = run_benchmark(cfg, progress, resume=plan.resume)
+                analyse(result)  # summaries with bootstrap and paired comparisons, kept
+                write_result(plan.out, result)
+            except KeyboardInterrupt:
+                if plan.resume is None and not plan.out.exists():
+                    raise Interrupted("interrupted before the run started; nothing was "
+                                      "written") from None
+                raise Interrupted(f"interrupted; the finished pairs are in {plan.out} "
+                                  f"(finish with --resume {plan.out})") from None
+            print(render_table(result))
+            if plan.broken and not args.backend:  # "every backend" silently lacked these
+                for b in plan.broken:
+                    say(f"warning: not run: {b.describe()}")
+            say(f"result: {plan.out}")
+            if plan.save:
+                paths = save_report(result, plan.reserve_reports(), written=plan.out)
+                say(f"report: {paths.md} (also {paths.html.name}, {paths.csv.name}, "
+                    f"{paths.json.name} and PNGs)")
     finally:
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    analyse(result)  # summaries with bootstrap and paired comparisons, kept in the file
-    write_result(plan.out, result)
-    print(render_table(result))
-    if plan.broken and not args.backend:  # "every backend" silently lacked these
-        for b in plan.broken:
-            say(f"warning: not run: {b.describe()}")
-    say(f"result: {plan.out}")
-    if plan.save:
-        paths = save_report(result, plan.report_paths, written=plan.out)
-        say(f"report: {paths.md} (also {paths.html.name}, {paths.csv.name}, "
-            f"{paths.json.name} and PNGs)")
     runs = [(b.label, r) for b in result.backends for r in b.runs]
     failed = [r for _, r in runs if not r.ok]
     dirty = [(label, r) for label, r in runs if r.cleanup is not None and not r.cleanup.ok]
@@ -397,10 +463,6 @@ def cmd_report(args: argparse.Namespace) -> int:
 def cmd_sweep(args: argparse.Namespace) -> int:
     from memory_bench.sweep.cli import sweep_command
 
-    if args.seeds is not None and args.seeds <= 0:
-        raise UsageError("--seeds must be positive")
-    if not args.timeout > 0:
-        raise UsageError("--timeout must be a positive number of seconds")
     return sweep_command(args, _plugins(), _overrides(args.set))
 
 
@@ -432,15 +494,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     except GenerationError as exc:  # the result file says "failed", with this error
         print(f"memory-bench: error: {exc}", file=sys.stderr)
         return 1
+    except Interrupted as exc:
+        print(f"memory-bench: {exc}", file=sys.stderr)
+        return 130
     except KeyboardInterrupt:
-        print("memory-bench: interrupted; finished pairs are in the result file", file=sys.stderr)
+        print("memory-bench: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:  # `memory-bench ... | head`: the reader left; end quietly
-        import os
-
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 0
+    except Exception as exc:  # a bug or the machine (disk full, out of memory): one line
+        if os.environ.get("MEMORY_BENCH_DEBUG"):
+            raise
+        print(f"memory-bench: error: {type(exc).__name__}: {exc} (MEMORY_BENCH_DEBUG=1 "
+              "shows the traceback)", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

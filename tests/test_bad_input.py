@@ -110,7 +110,7 @@ def test_out_exists(cli) -> None:
 
 def test_bad_timeout(cli) -> None:
     _refused(cli, *RUN, "--backend", "fake-perfect", "--timeout", "0",
-             message="--timeout must be a positive number")
+             message="--timeout: must be a positive number of seconds")
 
 
 def _has_compare(cli) -> bool:

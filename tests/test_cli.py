@@ -90,7 +90,7 @@ def test_run_with_failing_backend_exits_1(cli) -> None:
         (["--backend", "fake-perfect", "--set", "facts=0"], "parameter facts: 0 is below 1"),
         (["--backend", "fake-perfect", "--set", "flavour=1"], "unknown parameter 'flavour'"),
         (["--backend", "fake-perfect", "--out", "afile/r.json"], "afile is not a directory"),
-        (["--backend", "fake-perfect", "--seeds", "0"], "--seeds must be positive"),
+        (["--backend", "fake-perfect", "--seeds", "0"], "--seeds: must be between 1 and 10000"),
     ],
 )
 def test_run_bad_input_exits_2_and_writes_nothing(cli, args: list[str], message: str) -> None:

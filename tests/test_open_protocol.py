@@ -99,6 +99,8 @@ def _damaged(doc: dict, how: str) -> str:
         d["backends"][0]["runs"][0]["records"]["probes"][3]["returned"] = 5
     elif how == "seeds-string":
         d["seeds"] = "0,1,2"
+    elif how == "pairs-elsewhere":
+        d["status"], d["pairs"] = "interrupted", "../../etc"
     elif how == "nan":
         return json.dumps(d).replace('"latency_ms":', '"latency_ms":NaN,"x":', 1)
     return json.dumps(d)
@@ -112,6 +114,8 @@ def _damaged(doc: dict, how: str) -> str:
                       "got \"x\""),
     ("deep-record", "backends[0].runs[0].records.probes[3].returned: expected an array, got 5"),
     ("seeds-string", "seeds: expected an array, got \"0,1,2\""),
+    ("pairs-elsewhere", "pairs: expected the name of a directory beside the result, "
+                        "got '../../etc'"),
     ("nan", "records.probes[0].latency_ms: expected a number, got NaN"),
 ])
 def test_a_damaged_result_is_refused_with_its_json_path(cli, how: str, path: str) -> None:

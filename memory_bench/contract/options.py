@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 __all__ = ["BackendRequest", "Option", "OptionError", "parse_backend_spec", "resolve_options"]
@@ -23,6 +23,9 @@ class Option:
 
     ``type`` is one of ``int``, ``float``, ``str``, ``bool``; ``choices`` limits
     the accepted values; ``default`` None means "unset" and is passed as None.
+    ``check(value)`` returns why a parsed value is refused (``"is not a multiple
+    of 64"``, ``"does not exist"``) or None: what bounds cannot say is still
+    checked before any pair runs. It is not called for an unset (None) value.
     """
 
     name: str
@@ -33,6 +36,7 @@ class Option:
     minimum: float | None = None
     maximum: float | None = None
     finite: bool = True  # a float must be finite (no NaN, no infinity) unless this is False
+    check: Callable[[Any], str | None] | None = field(default=None, compare=False, repr=False)
 
     def parse(self, raw: Any, kind: str = "option") -> Any:
         """Convert a raw value (string from the command line, or TOML value).
@@ -86,6 +90,9 @@ class Option:
             raise OptionError(f"option {self.name}: {value!r} is below {self.minimum}")
         if self.maximum is not None and value > self.maximum:
             raise OptionError(f"option {self.name}: {value!r} is above {self.maximum}")
+        problem = None if self.check is None or value is None else self.check(value)
+        if problem:
+            raise OptionError(f"option {self.name}: {value!r} {problem}")
         return value
 
     def to_dict(self) -> dict[str, Any]:

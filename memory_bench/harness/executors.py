@@ -112,11 +112,13 @@ class LocalExecutor:
     name = "local"
 
     def __init__(self, plugins: LoadedPlugins, progress: Progress | None = None, *,
-                 keep_work: bool = False, note: str | None = None) -> None:
+                 keep_work: bool = False, note: str | None = None,
+                 work_root: Path | None = None) -> None:
         self.plugins = plugins
         self.progress = progress
         self.keep_work = keep_work
         self.note = note
+        self.work_root = work_root  # where workdirs are made (the run's WorkRoot)
 
     def describe(self) -> dict[str, Any]:
         out: dict[str, Any] = {"executor": self.name, "isolation": "none", "timeout_s": None}
@@ -136,7 +138,8 @@ class LocalExecutor:
 
     def _workdir(self, job: Job) -> Path:
         name = job.selection.info.name
-        return Path(tempfile.mkdtemp(prefix=f"memory-bench-{name}-s{job.spec.seed}-"))
+        return Path(tempfile.mkdtemp(prefix=f"memory-bench-{name}-s{job.spec.seed}-",
+                                     dir=self.work_root))
 
     def _start(self, job: Job) -> None:
         if self.progress:
@@ -167,8 +170,9 @@ class ProcessExecutor(LocalExecutor):
     name = "process"
 
     def __init__(self, plugins: LoadedPlugins, progress: Progress | None = None, *,
-                 keep_work: bool = False, timeout: float | None = None) -> None:
-        super().__init__(plugins, progress, keep_work=keep_work)
+                 keep_work: bool = False, timeout: float | None = None,
+                 work_root: Path | None = None) -> None:
+        super().__init__(plugins, progress, keep_work=keep_work, work_root=work_root)
         self.timeout = timeout
 
     def describe(self) -> dict[str, Any]:
@@ -222,18 +226,21 @@ EXECUTORS = ("process", "local")
 
 
 def make_executor(kind: str, plugins: LoadedPlugins, progress: Progress | None, *,
-                  keep_work: bool = False, timeout: float | None = None) -> Executor:
+                  keep_work: bool = False, timeout: float | None = None,
+                  work_root: Path | None = None) -> Executor:
     """The executor ``kind`` names; ``process`` falls back to ``local`` (and says why)
-    when this process must not be forked."""
+    when this process must not be forked. Workdirs are made in ``work_root``."""
     if kind == "process":
         if not fork_available():
             raise ValueError("the process executor needs fork(); use the local executor")
         reason = fork_unsafe_reason()
         if reason is None:
-            return ProcessExecutor(plugins, progress, keep_work=keep_work, timeout=timeout)
+            return ProcessExecutor(plugins, progress, keep_work=keep_work, timeout=timeout,
+                                   work_root=work_root)
         note = f"{reason}; pairs ran in-process (no timeout)"
         warnings.warn(f"memory-bench: {note}", RuntimeWarning, stacklevel=3)
-        return LocalExecutor(plugins, progress, keep_work=keep_work, note=note)
+        return LocalExecutor(plugins, progress, keep_work=keep_work, note=note,
+                             work_root=work_root)
     if kind == "local":
-        return LocalExecutor(plugins, progress, keep_work=keep_work)
+        return LocalExecutor(plugins, progress, keep_work=keep_work, work_root=work_root)
     raise ValueError(f"unknown executor {kind!r} (known: {', '.join(EXECUTORS)})")

@@ -55,10 +55,11 @@ def _open(sel: BackendSelection, run_id: str, cache_dir: Path | None, workdir: P
 
 
 def _inspect(
-    sel: BackendSelection, run_id: str, cache_dir: Path | None, clean_stale: bool
+    sel: BackendSelection, run_id: str, cache_dir: Path | None, clean_stale: bool,
+    root: Path | None = None,
 ) -> dict[str, Any]:
     """Count (and remove what may be removed) in the selection's store. Runs isolated."""
-    workdir = Path(tempfile.mkdtemp(prefix=f"memory-bench-check-{sel.info.name}-"))
+    workdir = Path(tempfile.mkdtemp(prefix=f"memory-bench-check-{sel.info.name}-", dir=root))
     backend = None
     try:
         backend = _open(sel, run_id, cache_dir, workdir)
@@ -80,8 +81,9 @@ def _inspect(
             shutil.rmtree(workdir, ignore_errors=True)
 
 
-def _recount(sel: BackendSelection, run_id: str, cache_dir: Path | None) -> dict[str, Any]:
-    workdir = Path(tempfile.mkdtemp(prefix=f"memory-bench-check-{sel.info.name}-"))
+def _recount(sel: BackendSelection, run_id: str, cache_dir: Path | None,
+             root: Path | None = None) -> dict[str, Any]:
+    workdir = Path(tempfile.mkdtemp(prefix=f"memory-bench-check-{sel.info.name}-", dir=root))
     backend = None
     try:
         backend = _open(sel, run_id, cache_dir, workdir)
@@ -102,6 +104,7 @@ def before_run(
     cache_dir: Path | None,
     clean_stale: bool,
     isolate: Runner,
+    root: Path | None = None,
 ) -> dict[str, dict[str, Any]]:
     """Check every persistent selection's store; raise StaleStoreError to refuse.
 
@@ -110,7 +113,7 @@ def before_run(
     """
     report: dict[str, dict[str, Any]] = {}
     for sel in persistent(selections):
-        checked = isolate(lambda s=sel: _inspect(s, run_id, cache_dir, clean_stale))
+        checked = isolate(lambda s=sel: _inspect(s, run_id, cache_dir, clean_stale, root))
         report[sel.label] = {"before": checked}
         if checked.get("status") != "ok":
             continue
@@ -135,8 +138,10 @@ def after_run(
     run_id: str,
     cache_dir: Path | None,
     isolate: Runner,
+    root: Path | None = None,
 ) -> None:
-    """Count this run's items in each persistent store, on a fresh instance: must be 0."""
+    """Count this run's items in each persistent store, on a fresh instance: must be 0.
+    ``root``: where scratch workdirs are made (the run's WorkRoot)."""
     for sel in persistent(selections):
-        checked = isolate(lambda s=sel: _recount(s, run_id, cache_dir))
+        checked = isolate(lambda s=sel: _recount(s, run_id, cache_dir, root))
         report.setdefault(sel.label, {})["after"] = checked

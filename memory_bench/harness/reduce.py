@@ -8,17 +8,16 @@ unfinished run, merges whatever pairs finished.
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 from memory_bench.results.io import dumps, load_pair_file, write_bytes_atomic
 from memory_bench.results.model import BackendEntry, PairRun, Result
+from memory_bench.results.paths import slug
 
 __all__ = ["merge_pair_files", "pair_file_name", "pairs_dir_for", "store_pair",
            "write_pair_file"]
 
 PAIR_SCHEMA = "memory-bench-pair/2.0"
-_UNSAFE = re.compile(r"[^A-Za-z0-9._=-]+")
 
 
 def pairs_dir_for(result_path: Path) -> Path:
@@ -28,8 +27,7 @@ def pairs_dir_for(result_path: Path) -> Path:
 
 
 def pair_file_name(index: int, label: str, seed: int) -> str:
-    slug = _UNSAFE.sub("_", label).strip("._")[:60] or "backend"
-    return f"{index:03d}-{slug}-s{seed}.json"
+    return f"{index:03d}-{slug(label, 'backend')}-s{seed}.json"
 
 
 def write_pair_file(directory: Path, index: int, label: str, run: PairRun) -> Path:

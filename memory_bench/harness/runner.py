@@ -19,22 +19,27 @@ declared capabilities and the optional ``preload``.
 from __future__ import annotations
 
 import secrets
+import signal
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from memory_bench.analysis.compare import summarize_backends
-from memory_bench.harness import livestore
+from memory_bench.harness import livestore, workdirs
 from memory_bench.harness.executors import RECOVERY_TIMEOUT, Executor, Job, make_executor
 from memory_bench.harness.isolation import DEFAULT_TIMEOUT
 from memory_bench.harness.pair import PairSpec, generate_script, pair_prefix
 from memory_bench.harness.progress import Progress
 from memory_bench.harness.reduce import pairs_dir_for, store_pair, write_pair_file
+from memory_bench.harness.workdirs import WorkRoot
 from memory_bench.plugins.manager import LoadedPlugins
 from memory_bench.plugins.selection import BackendSelection
 from memory_bench.results.io import now_iso, write_result
 from memory_bench.results.model import BackendEntry, PairRun, Result, ScenarioBlock
+from memory_bench.results.redact import redact_result, redact_run
 from memory_bench.scenarios.spec import ScenarioSpec
 
 __all__ = ["DEFAULT_TIMEOUT", "RunConfig", "new_run_id", "pair_prefix", "run_benchmark"]
@@ -152,22 +157,60 @@ def run_benchmark(cfg: RunConfig, progress: Progress | None = None, *,
     ``resume`` is an interrupted result (checked by ``resume.py``): its ``ok``
     pairs are kept and not run again, the others run, and the same file is
     rewritten. Raises StaleStoreError, before anything is written, when a live
-    store holds another run's items and ``cfg.clean_stale`` is not set.
+    store holds another run's items and ``cfg.clean_stale`` is not set. A new
+    run's result file is created exclusively (FileExistsError if it exists); the
+    caller holds the result's lock (``lock.ResultLock``) for the run's life.
+    Workdirs live in one temporary root, removed at the end; roots left by runs
+    that were killed are removed first (``workdirs.py``).
     """
-    ex = executor or make_executor(cfg.executor, cfg.plugins, progress,
-                                   keep_work=cfg.keep_work, timeout=cfg.timeout)
+    workdirs.sweep()
+    with WorkRoot(keep=cfg.keep_work) as root:
+        ex = executor or make_executor(cfg.executor, cfg.plugins, progress,
+                                       keep_work=cfg.keep_work, timeout=cfg.timeout,
+                                       work_root=root.path)
+        try:
+            return _run(cfg, ex, progress, resume, root.path)
+        finally:
+            ex.close()
+
+
+@contextmanager
+def _signals_deferred() -> Iterator[None]:
+    """Ctrl-C and SIGTERM wait until the block ends (a second Ctrl-C must not stop the
+    write that records the first); the interrupt is raised then."""
+    got: list[int] = []
     try:
-        return _run(cfg, ex, progress, resume)
+        old = {s: signal.signal(s, lambda signum, frame: got.append(signum))
+               for s in (signal.SIGINT, signal.SIGTERM)}
+    except ValueError:  # not the main thread: signals are not ours to handle
+        yield
+        return
+    try:
+        yield
     finally:
-        ex.close()
+        for s, handler in old.items():
+            signal.signal(s, handler)
+        if got:
+            raise KeyboardInterrupt
+
+
+def _finish(cfg: RunConfig, result: Result) -> None:
+    result.finished_at = now_iso()
+    result.scenario.caveats = _caveats(cfg, result)
+    try:
+        summarize_backends(result)
+    except Exception as exc:  # the pairs are in the file; a summary can be made again
+        result.status = "failed"
+        result.error = result.error or f"summary: {type(exc).__name__}: {exc}"
+    write_result(cfg.out, redact_result(result))
 
 
 def _run(cfg: RunConfig, ex: Executor, progress: Progress | None,
-         resume: Result | None) -> Result:
+         resume: Result | None, root: Path | None = None) -> Result:
     preload_errors = ex.preload(cfg.selections, cfg.cache_dir)
     stores = livestore.before_run(
         cfg.selections, run_id=cfg.run_id, cache_dir=cfg.cache_dir,
-        clean_stale=cfg.clean_stale, isolate=lambda fn: ex.call(fn, cfg.timeout),
+        clean_stale=cfg.clean_stale, isolate=lambda fn: ex.call(fn, cfg.timeout), root=root,
     )
     result = _new_result(cfg, ex) if resume is None else _resumed(cfg, ex, resume)
     result.preload_errors.update(preload_errors)
@@ -175,19 +218,21 @@ def _run(cfg: RunConfig, ex: Executor, progress: Progress | None,
     by_label = {b.label: b for b in result.backends}
     pairs_dir = pairs_dir_for(cfg.out)
     pairs_dir.mkdir(parents=True, exist_ok=True)
-    write_result(cfg.out, result)
 
     def done(job: Job, run: PairRun) -> None:
+        redact_run(run)  # no path of this machine in a traceback that is published
         run.data_hash = result.scenario.data_hashes[str(job.spec.seed)]
         run.data_stats = None  # kept once per seed in the scenario block
         write_pair_file(pairs_dir, job.spec.index, job.spec.label, run)
         store_pair(by_label[job.spec.label], run, cfg.seeds)
 
+    with _signals_deferred():
+        write_result(cfg.out, result, exclusive=resume is None)
     try:
         ex.run(_pending(cfg, result), done)
         livestore.after_run(
             cfg.selections, result.live_stores, run_id=cfg.run_id, cache_dir=cfg.cache_dir,
-            isolate=lambda fn: ex.call(fn, RECOVERY_TIMEOUT),
+            isolate=lambda fn: ex.call(fn, RECOVERY_TIMEOUT), root=root,
         )
         result.status = "complete"
     except KeyboardInterrupt:
@@ -199,8 +244,6 @@ def _run(cfg: RunConfig, ex: Executor, progress: Progress | None,
     finally:
         if progress:
             progress.done()
-        result.finished_at = now_iso()
-        result.scenario.caveats = _caveats(cfg, result)
-        summarize_backends(result)
-        write_result(cfg.out, result)
+        with _signals_deferred():
+            _finish(cfg, result)
     return result

@@ -9,18 +9,44 @@ from __future__ import annotations
 
 import html
 import json
+import re
 from collections.abc import Mapping
 from typing import Any
 
 from memory_bench.render import sections as S
 from memory_bench.results.model import Result
 
-__all__ = ["md_escape", "render_headline", "render_markdown"]
+__all__ = ["md_escape", "md_prose", "render_headline", "render_markdown"]
+
+
+# What would make a user-given string live: a link or image (``[t](u)``, ``![t](u)``,
+# ``[t][r]``, a reference definition ``[r]: u`` all need ``](``, ``][`` or ``]:``), or a
+# bare URL that GitHub links (``https://``, ``www.``). Raw HTML and ``<autolinks>`` are
+# taken by html.escape.
+_LINK_END = re.compile(r"\](?=[(\[:])")
+_SCHEME = re.compile(r"(?<=[A-Za-z0-9]):(?=//)")
+_WWW = re.compile(r"(?i)\b(www)\.")
+_CODE_SPAN = re.compile(r"`([^`]+)`")
 
 
 def md_escape(text: Any) -> str:
-    """Safe in a Markdown table cell or paragraph: no raw HTML, no cell breaks."""
-    return html.escape(str(text), quote=False).replace("|", "\\|").replace("\n", " ")
+    """Safe in a Markdown table cell or paragraph: no raw HTML, no cell breaks, no
+    link, image or autolink. Backslashes are doubled first, so none can undo an
+    escape; what is escaped renders as the same characters."""
+    out = html.escape(str(text), quote=False).replace("\\", "\\\\")
+    out = _LINK_END.sub(r"\\]", out).replace("![", "!\\[")
+    out = _WWW.sub(r"\1\\.", _SCHEME.sub(r"\\:", out))
+    return out.replace("|", "\\|").replace("\n", " ").replace("\r", " ")
+
+
+def md_prose(text: Any) -> str:
+    """:func:`md_escape` for prose with `code` spans (caveats, notes): the spans stay
+    code (inert), the rest is escaped; unpaired backticks are escaped as well."""
+    text = str(text)
+    if text.count("`") % 2 or "``" in text:
+        return md_escape(text).replace("`", "\\`")
+    parts = _CODE_SPAN.split(text)  # even: prose, odd: code
+    return "".join(_code(p) if i % 2 else md_escape(p) for i, p in enumerate(parts))
 
 
 def _table(head: list[str], rows: list[list[str]]) -> list[str]:
@@ -29,11 +55,17 @@ def _table(head: list[str], rows: list[list[str]]) -> list[str]:
     return [*out, ""]
 
 
-def _code(text: str) -> str:
-    """A span that shows text literally; html escaping is not needed inside code."""
-    text = str(text).replace("\n", " ")
-    fence = "``" if "`" in text else "`"
-    return f"{fence}{text}{fence}"
+def _longest_run(text: str, ch: str) -> int:
+    return max((len(m) for m in re.findall(f"{re.escape(ch)}+", text)), default=0)
+
+
+def _code(text: Any) -> str:
+    """A span that shows text literally (nothing inside a code span is live): its fence
+    is longer than any run of backticks in the text. Not for table cells."""
+    text = str(text).replace("\n", " ").replace("\r", " ")
+    fence = "`" * (_longest_run(text, "`") + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
 
 
 def render_headline(result: Result) -> str:
@@ -72,12 +104,12 @@ def render_markdown(result: Result, images: Mapping[str, str] | None = None) -> 
     head, rows = S.verdict_table(result)
     out += _table(head, rows) if rows else ["Only one backend: nothing to compare.", ""]
     out += ["## What this does not show", ""]
-    out += [f"- {md_escape(c)}" for c in S.caveat_lines(result)]
+    out += [f"- {md_prose(c)}" for c in S.caveat_lines(result)]
     out.append("")
     notes = S.notes(result)
     if notes:
         out += ["### Backend notes", "", "As each backend's author states them:", ""]
-        out += [f"- **{md_escape(label)}**: {md_escape(n)}" for label, n in notes]
+        out += [f"- **{md_escape(label)}**: {md_prose(n)}" for label, n in notes]
         out.append("")
     fails = S.failures(result)
     if fails:
@@ -106,5 +138,5 @@ def render_markdown(result: Result, images: Mapping[str, str] | None = None) -> 
 
 def _block(text: str) -> list[str]:
     """A fenced block whose fence no line of ``text`` can close early."""
-    fence = "~~~~" if "```" in text else "```"
+    fence = "`" * max(3, _longest_run(text, "`") + 1)
     return [fence + "json", text, fence, ""]

@@ -15,7 +15,8 @@ __all__ = ["save_report"]
 def save_report(
     result: Result, paths: ReportPaths, *, written: Path | None = None
 ) -> ReportPaths:
-    """Analyse when needed, then write every file of ``paths`` (made unique beforehand).
+    """Analyse when needed, then write every file of ``paths`` (reserved beforehand:
+    ``reserve_report_paths``), each atomically; on any failure the set is removed.
 
     ``written``: a result file already holding exactly ``result`` (the run's own),
     compressed instead of encoded again (a 7 x 5 default run is ~6 MB of JSON; the
@@ -28,16 +29,24 @@ def save_report(
     from memory_bench.render.markdown import render_markdown
     from memory_bench.render.plots import render_plots
 
-    ensure_analysis(result)
-    plots = render_plots(result)
-    if written is not None:
-        write_bytes_atomic(paths.json, written.read_bytes())
-    else:
-        write_result(paths.json, result)
-    for name, png in plots.items():
-        paths.plots[name].write_bytes(png)
-    images = {name: p.name for name, p in paths.plots.items() if name in plots}
-    paths.md.write_text(render_markdown(result, images), encoding="utf-8")
-    paths.html.write_text(render_html(result, plots), encoding="utf-8")
-    paths.csv.write_text(render_csv(result), encoding="utf-8")
+    try:
+        ensure_analysis(result)
+        plots = render_plots(result)
+        if written is not None:
+            write_bytes_atomic(paths.json, written.read_bytes())
+        else:
+            write_result(paths.json, result)
+        for name, png in plots.items():
+            write_bytes_atomic(paths.plots[name], png)
+        images = {name: p.name for name, p in paths.plots.items() if name in plots}
+        write_bytes_atomic(paths.md, render_markdown(result, images).encode())
+        write_bytes_atomic(paths.html, render_html(result, plots).encode())
+        write_bytes_atomic(paths.csv, render_csv(result).encode())
+        for p in paths.all():  # a plot that was not drawn: no empty file left behind
+            if p.exists() and p.stat().st_size == 0:
+                p.unlink()
+    except BaseException:  # half a set is no publication: remove it (the names were ours)
+        for p in paths.all():
+            p.unlink(missing_ok=True)
+        raise
     return paths

@@ -42,38 +42,55 @@ def dumps(doc: dict[str, Any]) -> bytes:
     return (json.dumps(doc, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
 
 
-def write_result(path: Path, result: Result) -> None:
+def write_result(path: Path, result: Result, *, exclusive: bool = False) -> None:
     """Write via a temporary file and rename, so a crash never leaves half a file.
 
     A name ending in ``.gz`` is gzip-compressed (published copies under reports/).
+    ``exclusive``: create it, or raise FileExistsError (a run's first write).
     """
-    write_bytes_atomic(path, dumps(result.to_dict()))
+    write_bytes_atomic(path, dumps(result.to_dict()), exclusive=exclusive)
 
 
 def write_json_exclusive(path: Path, doc: dict[str, Any]) -> None:
     """Create ``path`` holding ``doc``; fail (FileExistsError) if it exists."""
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
-    with os.fdopen(fd, "wb") as fh:
-        fh.write(dumps(doc))
-        fh.flush()
-        os.fsync(fh.fileno())
+    write_bytes_atomic(path, dumps(doc), exclusive=True)
 
 
-def write_bytes_atomic(path: Path, data: bytes) -> None:
-    """``data`` to ``path`` (gzip-compressed when it ends in .gz), atomically."""
+def write_bytes_atomic(path: Path, data: bytes, *, exclusive: bool = False) -> None:
+    """``data`` to ``path`` (gzip-compressed when it ends in .gz), atomically.
+
+    ``exclusive``: never replace an existing file (FileExistsError): the complete
+    temporary file is hard-linked into place, which fails if the name is taken.
+    """
     if path.name.endswith(".gz"):
         data = gzip.compress(data, mtime=0)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
+        os.fchmod(fd, 0o666 & ~_umask())  # as open() would make it, not mkstemp's 0600
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
-        os.replace(tmp, path)
+        if exclusive:
+            os.link(tmp, path)
+            os.unlink(tmp)
+        else:
+            os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def _umask() -> int:
+    """This process's umask, read without changing it (os.umask would, for every thread)."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0o022
 
 
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)

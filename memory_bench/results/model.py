@@ -369,6 +369,10 @@ class Result:
             live_stores=r.obj("live_stores", {}), pairs=r.opt_str("pairs"),
             error=r.opt_str("error"), migrated_from=r.opt_str("migrated_from"),
         )
+        if result.pairs is not None and (result.pairs in ("", ".", "..")
+                                         or "/" in result.pairs or "\\" in result.pairs):
+            raise r.at("pairs").fail(f"expected the name of a directory beside the result, "
+                                     f"got {result.pairs!r}")
         labels = [b.label for b in result.backends]
         if len(labels) != len(set(labels)):
             dup = next(x for x in labels if labels.count(x) > 1)

@@ -1,8 +1,14 @@
-"""Where a run writes: checked before anything is written, never overwriting."""
+"""Where a run writes: checked before anything is written, never overwriting.
+
+Every user-given string that reaches a file name (a scenario's name, a run id
+read from a result file) is reduced to a slug first, so no name leaves
+``reports/``; ``--save`` names are reserved by creating each file exclusively.
+"""
 
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 from dataclasses import dataclass
 from datetime import date
@@ -14,8 +20,19 @@ __all__ = [
     "check_writable",
     "default_cache_dir",
     "report_paths",
+    "reserve_report_paths",
+    "slug",
     "unique_report_paths",
 ]
+
+_UNSAFE = re.compile(r"[^A-Za-z0-9._=-]+")
+
+
+def slug(text: str, fallback: str = "x", limit: int = 60) -> str:
+    """``text`` as one safe file-name component: letters, digits, ``. _ = -`` only
+    (``x/../../escaped`` -> ``x_.._.._escaped``), never starting or ending with a
+    dot, an underscore or a dash (so never ``..``), never empty."""
+    return _UNSAFE.sub("_", str(text)).strip("._-")[:limit].strip("._-") or fallback
 
 
 class OutputError(ValueError):
@@ -83,13 +100,38 @@ def report_paths(reports: Path, stem: str) -> ReportPaths:
     )
 
 
-def unique_report_paths(reports: Path, scenario: str, run_id: str) -> ReportPaths:
-    """``reports/<date>-<scenario>-<run id>.{json.gz,md,html,csv}`` and ``-<plot>.png``,
-    suffixed ``-2``, ``-3``… if any of them is ever taken."""
-    stem = f"{date.today().isoformat()}-{scenario}-{run_id}"
+def _candidates(reports: Path, scenario: str, run_id: str):
+    stem = f"{date.today().isoformat()}-{slug(scenario, 'scenario')}-{slug(run_id, 'run')}"
     n = 1
     while True:
-        paths = report_paths(reports, stem if n == 1 else f"{stem}-{n}")
+        yield report_paths(reports, stem if n == 1 else f"{stem}-{n}")
+        n += 1
+
+
+def unique_report_paths(reports: Path, scenario: str, run_id: str) -> ReportPaths:
+    """``reports/<date>-<scenario>-<run id>.{json.gz,md,html,csv}`` and ``-<plot>.png``,
+    suffixed ``-2``, ``-3``… if any of them is taken now (a look, not a claim: see
+    :func:`reserve_report_paths`)."""
+    for paths in _candidates(reports, scenario, run_id):
         if not any(p.exists() for p in paths.all()):
             return paths
-        n += 1
+    raise AssertionError("unreachable")
+
+
+def reserve_report_paths(reports: Path, scenario: str, run_id: str) -> ReportPaths:
+    """As :func:`unique_report_paths`, but claimed: every file is created empty with
+    ``O_EXCL``, so two runs saving at once never get one name. The claimer writes
+    them (replacing its own empty files) or removes them."""
+    reports.mkdir(parents=True, exist_ok=True)
+    for paths in _candidates(reports, scenario, run_id):
+        made: list[Path] = []
+        try:
+            for p in paths.all():
+                assert p.parent == reports, p  # a slug never leaves reports/
+                os.close(os.open(p, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644))
+                made.append(p)
+            return paths
+        except FileExistsError:
+            for p in made:
+                p.unlink(missing_ok=True)
+    raise AssertionError("unreachable")

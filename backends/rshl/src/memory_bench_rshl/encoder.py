@@ -126,7 +126,8 @@ class IdfStats:
 
     def add(self, features: Iterable[str]) -> None:
         self.n_docs += 1
-        self.df.update(set(features))
+        for f in dict.fromkeys(features):  # first-seen order: a saved store is the same
+            self.df[f] += 1  # bytes in every process (a set's order is PYTHONHASHSEED's)
 
     def remove(self, features: Iterable[str]) -> None:
         self.n_docs = max(0, self.n_docs - 1)
@@ -193,9 +194,12 @@ class Encoder:
         if self.name_weight > 0:
             for span, _ in name_spans(text):
                 out["n:" + span] = self.name_weight
-        for word in {t for t in tokenize(text) if t not in STOP_WORDS}:
+        # Insertion-ordered de-duplication, never a set: a set iterates in string-hash
+        # order, which PYTHONHASHSEED changes per process, and the order of these
+        # float sums (here and in ``accumulate``) decides the last bits of a score.
+        for word in dict.fromkeys(t for t in tokenize(text) if t not in STOP_WORDS):
             padded = f"#{word}#"
-            grams = {padded[j : j + 3] for j in range(len(padded) - 2)}
+            grams = dict.fromkeys(padded[j : j + 3] for j in range(len(padded) - 2))
             w = self.ngram_weight / math.sqrt(len(grams))
             for g in grams:
                 out["g:" + g] = out.get("g:" + g, 0.0) + w

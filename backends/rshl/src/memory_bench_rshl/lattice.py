@@ -9,6 +9,13 @@ Usable on its own (no memory-bench import)::
 
 Rows of :class:`~memory_bench_rshl.index.CodeIndex` and ``cells`` are parallel;
 a removed cell leaves a dead row until the next sleep compacts the index.
+
+A lattice opened as a *guest* (:meth:`Lattice.as_guest`: a benchmark on a user's
+live store) treats every row present at that moment as the host's: host cells
+are found by queries but never reinforced, merged into, superseded, replayed,
+pruned, re-encoded or moved; only removal by id prefix touches them. When the
+guest's last cell is removed, the rows, the clock, the regions and the IDF
+counts are exactly the host's again, so a saved store is byte-identical.
 """
 
 from __future__ import annotations
@@ -113,6 +120,49 @@ class Lattice:
         self._norm_text: dict[str, int] = {}  # normalised text -> row
         self._by_key: dict[tuple[str, str], int] = {}  # (subject, relation) -> newest row
         self._by_name: dict[str, list[int]] = {}  # capitalised name span -> rows
+        self.host_rows = 0  # rows [0, host_rows) are the host's (``as_guest``)
+        self._host: _HostState | None = None
+
+    # ------------------------------------------------------------------ host
+    def as_guest(self) -> int:
+        """Use this lattice as a guest: every current row becomes the host's.
+
+        Returns how many live host cells there are. See the module docstring.
+        """
+        self.host_rows = self.index.n
+        self._host = _HostState(
+            now=self.now,
+            encoded_at_docs=self.encoded_at_docs,
+            regions=dict(self.regions),
+            keys={k: r for k, r in self._by_key.items()},
+        )
+        return self.live_count()
+
+    def _is_host(self, row: int) -> bool:
+        return row < self.host_rows
+
+    def guest_mask(self) -> np.ndarray:
+        """Rows a guest write may merge into or supersede: not dead, not the host's."""
+        if not self.host_rows:
+            return self.dead
+        mask = self.dead.copy()
+        mask[: self.host_rows] = True
+        return mask
+
+    def _restore_host(self) -> None:
+        """Once no guest row is alive, drop the guest rows and restore the host's state."""
+        h = self._host
+        n = self.host_rows
+        if h is None or np.any(~self.dead[n : self.index.n]):
+            return
+        if self.index.n > n:
+            self.index.n = n
+            del self.cells[n:]
+            self.dead[n:] = False
+            self.region_of_row[n:] = 0
+            self._rebuild_maps()
+        self.now, self.encoded_at_docs = h.now, h.encoded_at_docs
+        self.regions = dict(h.regions)
 
     # ------------------------------------------------------------------ write
     def write(self, records: Sequence[Record]) -> list[WriteOutcome]:
@@ -194,7 +244,7 @@ class Lattice:
 
     def _near_duplicate(self, text: str, acc: np.ndarray) -> int | None:
         c = self.config
-        rows = self.index.candidates(pack_signs(acc), 4, self.dead)
+        rows = self.index.candidates(pack_signs(acc), 4, self.guest_mask())
         if len(rows) == 0:
             return None
         cos = self.index.cosine(acc, rows)
@@ -213,7 +263,7 @@ class Lattice:
             return None
         if cell.key is not None and c.supersede in ("auto", "tags"):
             old = self._by_key.get(cell.key)
-            if old is None or self.dead[old]:
+            if old is None or self.dead[old] or self._is_host(old):
                 self._by_key[cell.key] = row
                 return None
             return old
@@ -230,7 +280,8 @@ class Lattice:
                 r
                 for span in entity_spans(cell.text)
                 for r in self._by_name.get(span, [])
-                if r != row and not self.dead[r] and self._cell(r).superseded_by is None
+                if r != row and not self.dead[r] and not self._is_host(r)
+                and self._cell(r).superseded_by is None
             }
         )
         if not peers:
@@ -264,7 +315,7 @@ class Lattice:
         """Re-encode every live cell with the current IDF; returns how many."""
         done = 0
         for row, cell in enumerate(self.cells):
-            if cell is not None:
+            if cell is not None and not self._is_host(row):
                 self.index.set(row, self.encoder.encode(cell.text, self.stats))
                 done += 1
         self.encoded_at_docs = self.stats.n_docs
@@ -314,7 +365,7 @@ class Lattice:
         for j in order:
             cell = cells[j]
             strength = float(s[j])
-            if do_reinforce:
+            if do_reinforce and not self._is_host(int(rows[j])):
                 strength = reinforced(strength, c.eta, float(cos[j]) / top_cos)
                 cell.strength, cell.t_ref = strength, now
                 cell.retrievals += 1
@@ -450,6 +501,7 @@ class Lattice:
                 cell.provenance = keep
             else:
                 self.kill(row)
+        self._restore_host()
         return removed
 
     def kill(self, row: int) -> Cell:
@@ -462,9 +514,12 @@ class Lattice:
                 del self._norm_text[p.norm]
         if cell.key is not None and self._by_key.get(cell.key) == row:
             prev = next((self._row_of.get(i) for i in reversed(cell.supersedes)), None)
+            host = None if self._host is None else self._host.keys.get(cell.key)
             if prev is not None:
                 self._by_key[cell.key] = prev
                 self._cell(prev).superseded_by = None  # the older value is current again
+            elif host is not None and host != row and not self.dead[host]:
+                self._by_key[cell.key] = host  # the host's own cell of this key
             else:
                 del self._by_key[cell.key]
         for span in self._names(cell):
@@ -483,12 +538,18 @@ class Lattice:
         return sleep(self)
 
     def rebuild(self) -> None:
-        """Compact away dead rows, re-encode every cell and rebuild every map."""
-        keep = np.array(self.live_rows(), dtype=np.int64)
+        """Compact away dead rows, re-encode every cell and rebuild every map.
+
+        A guest compacts and re-encodes its own rows only: the host's stay put.
+        """
+        h = self.host_rows
+        guest = [r for r in self.live_rows() if r >= h]
+        keep = np.array([*range(h), *guest], dtype=np.int64)
         self.index.compact(keep)
         self.cells = [self.cells[int(r)] for r in keep]
         self.region_of_row[: len(keep)] = self.region_of_row[keep]
-        self.dead[:] = False
+        self.dead[: len(keep)] = self.dead[keep]
+        self.dead[len(keep) :] = False
         self._rebuild_maps()
         self.reencode()
 
@@ -505,6 +566,10 @@ class Lattice:
             if cell is not None and cell.key is not None and cell.key not in self._by_key:
                 self._by_key[cell.key] = row
 
+    def guest_rows(self) -> list[int]:
+        """Live rows that are not the host's (every live row outside guest mode)."""
+        return [r for r in self.live_rows() if r >= self.host_rows]
+
     def save(self, path: str | Path) -> None:
         from memory_bench_rshl.persist import save
 
@@ -515,3 +580,13 @@ class Lattice:
         from memory_bench_rshl.persist import load
 
         return load(Path(path))
+
+
+@dataclass(frozen=True)
+class _HostState:
+    """What a guest must give back unchanged: the host's clock, regions and keys."""
+
+    now: float
+    encoded_at_docs: int
+    regions: dict[str, int]
+    keys: dict[tuple[str, str], int]

@@ -11,20 +11,33 @@ Layout (``FORMAT`` = 1)::
     dead.npy      bool   (n,)        rows removed since the last sleep
     region.npy    int32  (n,)        region id per row
 
-The directory is written beside the target and swapped in by rename, so a crash
-mid-save leaves the previous copy intact.
+A save is crash-safe at every step. Each file is written and fsynced in a new
+sibling directory ``.DIR.new-*``; then ``DIR`` is renamed to ``.DIR.old``, the
+new directory to ``DIR``, and ``.DIR.old`` is deleted, with the parent directory
+fsynced after each rename. A crash before the first rename leaves ``DIR``
+untouched; between the renames, ``.DIR.old`` is the only copy and
+:func:`recover` (called by :func:`load` and :func:`open_dir`) renames it back;
+after the second, ``DIR`` is the new copy. ``.DIR.old`` is deleted only while a
+valid ``DIR`` exists.
+
+A lattice directory used as a live store is opened under :class:`StoreLock`
+(``.DIR.lock`` beside it), so two processes never save over each other.
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
+import fcntl
 import json
 import math
 import os
+import secrets
 import shutil
-import tempfile
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import IO, TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -34,25 +47,92 @@ from memory_bench_rshl.config import LatticeConfig
 if TYPE_CHECKING:
     from memory_bench_rshl.lattice import Lattice
 
-__all__ = ["FORMAT", "is_lattice_dir", "load", "save"]
+__all__ = ["FORMAT", "StoreError", "StoreLock", "is_lattice_dir", "load", "recover", "save",
+           "store_problem"]
 
 FORMAT = 1
 _ARRAYS = ("codes", "acc", "scale", "norm")
+
+
+class StoreError(ValueError):
+    """A directory that is not a lattice, a store another process holds, a damaged store."""
 
 
 def is_lattice_dir(path: Path) -> bool:
     return (path / "meta.json").is_file()
 
 
+def _old(path: Path) -> Path:
+    return path.with_name(f".{path.name}.old")
+
+
+def _fsync_dir(directory: Path) -> None:
+    fd = os.open(directory, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _write(path: Path, fill: Callable[[IO[bytes]], Any]) -> None:
+    """Create ``path``, let ``fill`` write it, and fsync it before anything is renamed."""
+    with path.open("wb") as fh:
+        fill(fh)
+        fh.flush()
+        os.fsync(fh.fileno())
+
+
+def store_problem(path: Path) -> str | None:
+    """Why ``path`` cannot be used as a lattice directory, or None (a lattice, a
+    recoverable one, an empty directory or nothing yet). Never writes."""
+    if path.is_file():
+        return f"{path} is a file, not a lattice directory"
+    if is_lattice_dir(path) or is_lattice_dir(_old(path)):
+        return None
+    if path.is_dir() and any(path.iterdir()):
+        return (f"{path} is a directory holding other files, not an RSHL lattice: "
+                "give an empty or new directory")
+    return None
+
+
+def recover(path: Path) -> bool:
+    """Finish or undo a save that a crash interrupted; True if ``.DIR.old`` was restored.
+
+    ``.DIR.old`` without a valid ``DIR`` is the last complete copy: it is renamed
+    back (an empty ``DIR`` in its way is removed first). Half-written
+    ``.DIR.new-*`` directories are deleted. Call it holding the store's lock.
+    """
+    old = _old(path)
+    for stale in path.parent.glob(f".{path.name}.new-*"):
+        shutil.rmtree(stale, ignore_errors=True)
+    if not is_lattice_dir(old) or is_lattice_dir(path):
+        return False
+    if path.is_dir() and not any(path.iterdir()):
+        path.rmdir()
+    elif path.exists():
+        raise StoreError(f"{path} is not a lattice and {old} holds one: move one of them away")
+    os.replace(old, path)
+    _fsync_dir(path.parent)
+    return True
+
+
 def save(lat: Lattice, path: Path) -> None:
-    path = path.resolve()
+    """Write ``lat`` to ``path`` (see the module docstring for why each step is safe)."""
+    path = path.absolute()
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{path.name}.", dir=path.parent))
+    problem = store_problem(path)
+    if problem:
+        raise StoreError(problem)
+    recover(path)
+    tmp = path.with_name(f".{path.name}.new-{secrets.token_hex(4)}")
+    tmp.mkdir()  # the umask's mode, as a directory the user made (mkdtemp's is 0700)
+    if path.is_dir():
+        tmp.chmod(path.stat().st_mode & 0o7777)  # keep the user's permissions
     n = lat.index.n
-    for name in _ARRAYS:
-        np.save(tmp / f"{name}.npy", getattr(lat.index, name)[:n], allow_pickle=False)
-    np.save(tmp / "dead.npy", lat.dead[:n], allow_pickle=False)
-    np.save(tmp / "region.npy", lat.region_of_row[:n], allow_pickle=False)
+    arrays = {name: getattr(lat.index, name)[:n] for name in _ARRAYS}
+    arrays.update(dead=lat.dead[:n], region=lat.region_of_row[:n])
+    for name, arr in arrays.items():
+        _write(tmp / f"{name}.npy", lambda fh, a=arr: np.save(fh, a, allow_pickle=False))
     meta = {
         "format": FORMAT,
         "kind": "rshl-lattice",
@@ -63,25 +143,34 @@ def save(lat: Lattice, path: Path) -> None:
         "idf": {"n_docs": lat.stats.n_docs, "df": dict(lat.stats.df)},
         "cells": [None if c is None else c.to_dict() for c in lat.cells],
     }
-    with (tmp / "meta.json").open("w", encoding="utf-8") as fh:
-        json.dump(meta, fh, ensure_ascii=False)
-    old = None
-    if path.exists():
-        old = path.with_name(f".{path.name}.old")
-        shutil.rmtree(old, ignore_errors=True)
+    text = json.dumps(meta, ensure_ascii=False).encode("utf-8")
+    _write(tmp / "meta.json", lambda fh: fh.write(text))
+    _fsync_dir(tmp)
+    old = _old(path)
+    if is_lattice_dir(path):
+        shutil.rmtree(old, ignore_errors=True)  # a valid DIR exists: .old is left over
         os.replace(path, old)
+        _fsync_dir(path.parent)
+    elif path.is_dir():
+        path.rmdir()  # empty (store_problem said so)
     os.replace(tmp, path)
-    if old is not None:
-        shutil.rmtree(old, ignore_errors=True)
+    _fsync_dir(path.parent)
+    shutil.rmtree(old, ignore_errors=True)
 
 
 def load(path: Path) -> Lattice:
+    """Read a lattice directory, restoring ``.DIR.old`` first if a save was cut short."""
     from memory_bench_rshl.lattice import Lattice
 
-    with (path / "meta.json").open(encoding="utf-8") as fh:
-        meta = json.load(fh)
-    if meta.get("kind") != "rshl-lattice" or meta.get("format") != FORMAT:
-        raise ValueError(f"{path} is not an RSHL lattice directory of format {FORMAT}")
+    recover(path)
+    try:
+        with (path / "meta.json").open(encoding="utf-8") as fh:
+            meta = json.load(fh)
+    except (OSError, ValueError) as exc:
+        raise StoreError(f"{path} is not a readable RSHL lattice: {exc}") from None
+    if not isinstance(meta, dict) or meta.get("kind") != "rshl-lattice" \
+            or meta.get("format") != FORMAT:
+        raise StoreError(f"{path} is not an RSHL lattice directory of format {FORMAT}")
     lat = Lattice(LatticeConfig.from_dict(meta["config"]))
     arrays = {n: np.load(path / f"{n}.npy", allow_pickle=False) for n in _ARRAYS}
     lat.index.load_arrays(arrays["codes"], arrays["acc"], arrays["scale"])
@@ -100,3 +189,47 @@ def load(path: Path) -> Lattice:
     lat.cells = [None if d is None else Cell.from_dict(d) for d in meta["cells"]]
     lat._rebuild_maps()
     return lat
+
+
+class StoreLock:
+    """An exclusive lock on a lattice directory for as long as a process uses it.
+
+    ``flock`` on ``.DIR.lock`` beside the directory (the directory itself is
+    replaced on every save, so it cannot carry the lock); the kernel releases it
+    when the process dies, so a crash never leaves the store locked. The file
+    names its holder, for the message a second opener gets.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path.absolute()
+        self.file = self.path.with_name(f".{self.path.name}.lock")
+        self._fd: int | None = None
+
+    def acquire(self) -> StoreLock:
+        self.file.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.file, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as exc:
+            holder = os.read(fd, 200).decode("utf-8", "replace").strip() or "another process"
+            os.close(fd)
+            if exc.errno in (errno.EAGAIN, errno.EACCES):
+                raise StoreError(f"lattice {self.path} is in use by {holder}") from None
+            raise
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"pid {os.getpid()}\n".encode(), 0)
+        self._fd = fd
+        return self
+
+    def release(self) -> None:
+        if self._fd is not None:
+            fd, self._fd = self._fd, None
+            with contextlib.suppress(OSError):
+                fcntl.flock(fd, fcntl.LOCK_UN)
+            os.close(fd)
+
+    def __enter__(self) -> StoreLock:
+        return self.acquire()
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()

@@ -13,13 +13,31 @@ __all__ = ["OPTIONS", "memory_bench_register_backends"]
 
 from memory_bench_rshl import __version__ as VERSION
 
+
+def _multiple_of_64(value: int) -> str | None:
+    return None if value % 64 == 0 else "is not a multiple of 64 (codes are packed in 64 bits)"
+
+
+def _store_path(value: str) -> str | None:
+    """A live store must be a lattice, a new or empty directory: never the user's files."""
+    if not value.strip():
+        return "is empty"
+    from pathlib import Path
+
+    from memory_bench_rshl.persist import store_problem  # numpy: only when a path is given
+
+    problem = store_problem(Path(value).expanduser())
+    return None if problem is None else f"cannot be used: {problem}"
+
+
 OPTIONS = [
     Option("dim", int, 4096, "hypervector dimension (multiple of 64; 4096 or 16384)",
-           minimum=64, maximum=65536),
+           minimum=64, maximum=65536, check=_multiple_of_64),
     Option("seed", int, 0, "seed of the random index vectors (same on every machine)"),
-    Option("path", str, None, "lattice directory used as a live store (default: the workdir)"),
+    Option("path", str, None, "lattice directory used as a live store (default: the workdir)",
+           check=_store_path),
     Option("min_words", int, 3, "gate: fewer words than this is refused as too_short",
-           minimum=1),
+           minimum=1, maximum=1000),
     Option("merge_cosine", float, 0.90, "near-duplicate merge: minimum cosine",
            minimum=0.0, maximum=1.0),
     Option("merge_jaccard", float, 0.80, "near-duplicate merge: minimum content-word overlap",
@@ -35,17 +53,18 @@ OPTIONS = [
     Option("eta", float, 0.2, "Hebbian rate: s <- s + eta (1 - s) per retrieval",
            minimum=0.0, maximum=1.0),
     Option("half_life_days", float, 30.0, "strength half-life in logical (item) time",
-           minimum=1e-6),
+           minimum=1e-6, maximum=1e9),
     Option("strength_weight", float, 0.02, "weight of strength in the score (tie-break)",
            minimum=0.0, maximum=1.0),
     Option("prune_floor", float, 0.02, "sleep prunes cells weaker than this",
            minimum=0.0, maximum=1.0),
     Option("candidates", int, 64, "candidates kept by the packed-code scan for rescoring",
-           minimum=1),
+           minimum=1, maximum=1_000_000),
     Option("sketch_bits", int, 1024, "bits of the code scanned first (more: better recall "
-           "of weak matches in very large lattices, slower)", minimum=64),
+           "of weak matches in very large lattices, slower)", minimum=64, maximum=65536,
+           check=_multiple_of_64),
     Option("prefilter", int, 4096, "rows kept by the sketch scan for full-code Hamming",
-           minimum=1),
+           minimum=1, maximum=100_000_000),
     Option("reinforce", bool, True, "strengthen cells when they are retrieved"),
 ]
 

@@ -10,6 +10,10 @@ drift as the lattice grows; sleep is where the whole lattice is revisited:
 3. prune: cells whose decayed strength fell below ``prune_floor`` are removed;
 4. rebuild: dead rows are compacted away and every cell is re-encoded with the
    current IDF, so the packed codes and accumulators are rebuilt from scratch.
+
+A guest (a benchmark on a user's live store, ``Lattice.as_guest``) sleeps over
+its own cells only: the host's are never replayed, merged, pruned or moved, and
+the report says how many were left alone (``host_cells_untouched``).
 """
 
 from __future__ import annotations
@@ -32,11 +36,13 @@ def sleep(lat: Lattice) -> dict[str, Any]:
     """Run one sleep over ``lat`` in place; return a JSON-able report."""
     c = lat.config
     now = lat._now()
-    before = lat.live_count()
-    report: dict[str, Any] = {"cells_before": before}
+    guest = lat.guest_rows()
+    report: dict[str, Any] = {"cells_before": len(guest)}
+    if lat.host_rows:
+        report["host_cells_untouched"] = lat.live_count() - len(guest)
 
     replayed = 0
-    for row in lat.live_rows():
+    for row in guest:
         cell = lat._cell(row)
         s = decayed(cell.strength, cell.t_ref, now, c.half_life_s)
         if s >= c.replay_threshold:
@@ -45,12 +51,12 @@ def sleep(lat: Lattice) -> dict[str, Any]:
     report["replayed"] = replayed
 
     merged: list[list[str]] = []
-    for row in lat.live_rows():
+    for row in guest:
         cell = lat.cells[row]
         if cell is None:
             continue  # absorbed earlier in this pass
         acc = lat.index.acc[row].astype(np.float32) * lat.index.scale[row]
-        rows = lat.index.candidates(pack_signs(acc), 5, lat.dead)
+        rows = lat.index.candidates(pack_signs(acc), 5, lat.guest_mask())
         cos = lat.index.cosine(acc, rows)
         for j in np.argsort(-cos, kind="stable"):
             other = int(rows[j])
@@ -68,7 +74,7 @@ def sleep(lat: Lattice) -> dict[str, Any]:
     report["merged"] = merged
 
     pruned: list[str] = []
-    for row in lat.live_rows():
+    for row in lat.guest_rows():
         cell = lat._cell(row)
         if decayed(cell.strength, cell.t_ref, now, c.half_life_s) < c.prune_floor:
             pruned.append(cell.id)
@@ -76,9 +82,8 @@ def sleep(lat: Lattice) -> dict[str, Any]:
     report["pruned"] = pruned
 
     lat.rebuild()
-    report["reencoded"] = lat.live_count()
+    report["reencoded"] = report["cells_after"] = len(lat.guest_rows())
     report["index_rebuilt"] = True
-    report["cells_after"] = lat.live_count()
     return report
 
 
