@@ -9,7 +9,7 @@ BACKEND_PROJECTS := $(sort $(wildcard backends/*/pyproject.toml))
 BACKEND_DIRS := $(patsubst %/pyproject.toml,%,$(BACKEND_PROJECTS))
 TORCH := torch==2.13.0
 
-.PHONY: venv test bench bench-locomo lint clean-venv
+.PHONY: venv test bench bench-locomo sweep lint clean-venv
 
 venv: $(STAMP)
 
@@ -43,6 +43,20 @@ bench-locomo: venv
 	@test -n "$(LOCOMO)" || { echo "make bench-locomo: give LOCOMO=path/to/locomo10.json" >&2; exit 2; }
 	$(VENV)/bin/memory-bench run --scenario locomo --set path=$(LOCOMO) --save \
 	  $(foreach b,$(LOCOMO_BACKENDS),--backend $(b))
+
+# The scale sweep (reports/): every backend from 10^3 to 10^5 items, and 10^6 for those that
+# hold it here: bm25, and faiss-rag with int8 encoding (its own row at every size). rshl keeps
+# ~20 KB per item (measured at 2x10^4), so 10^6 would need ~20 GB of this 24 GB machine.
+# No embedding cache: ingest is measured with a cold encoder. Several hours on 2 cores.
+SWEEP_SIZES := 1000,10000,100000,1000000
+SWEEP_BACKENDS := rshl bm25 faiss-rag faiss-rag-recency chroma neural-memory faiss-rag:runtime=onnx-int8
+SWEEP_LIMITS := rshl=100000 faiss-rag=100000 faiss-rag-recency=100000 chroma=100000 neural-memory=100000
+SWEEP_SEEDS := --seeds 3 --seeds-at 100000=2 --seeds-at 1000000=1
+
+sweep: venv
+	$(VENV)/bin/memory-bench sweep --scenario scale --sizes $(SWEEP_SIZES) --save --timeout 43200 \
+	  $(foreach b,$(SWEEP_BACKENDS),--backend $(b)) $(foreach l,$(SWEEP_LIMITS),--limit $(l)) \
+	  $(SWEEP_SEEDS)
 
 lint: venv
 	$(VENV)/bin/ruff check .

@@ -46,13 +46,14 @@ from memory_bench.results.paths import (
 )
 from memory_bench.scenarios.datasets.common import DatasetError
 from memory_bench.scenarios.spec import ScenarioError, ScenarioSpec, load_scenario
+from memory_bench.sweep.plan import SweepError
 
 __all__ = ["main"]
 
 REPORTS = Path("reports")
 BAD_INPUT = (OptionError, ScenarioError, SelectionError, OutputError, ResultError,
              DuplicateBackendError, DuplicateScenarioError, StaleStoreError, ResumeError,
-             DatasetError)
+             DatasetError, SweepError)
 
 
 class UsageError(Exception):
@@ -169,6 +170,34 @@ def _parser() -> argparse.ArgumentParser:
                           "(the plots; needs --out DIR)")
     rep.add_argument("--out", type=Path, metavar="PATH",
                      help="write to this new file instead of stdout (png: a directory)")
+
+    sw = sub.add_parser("sweep", help="run a scale scenario at several store sizes and plot "
+                        "quality and costs against size")
+    sw.add_argument("--scenario", default="scale", metavar="NAME|PATH",
+                    help="a scenario whose generator takes `size` (default: scale)")
+    sw.add_argument("--sizes", default="1000,10000,100000", metavar="N,N,...",
+                    help="store sizes, ascending (default: 1000,10000,100000)")
+    sw.add_argument("--backend", action="append", default=[], metavar="SPEC",
+                    help="NAME or NAME:key=value,... (repeatable; default: every backend)")
+    sw.add_argument("--limit", action="append", default=[], metavar="LABEL=SIZE",
+                    help="run this backend only up to SIZE (repeatable)")
+    sw.add_argument("--seeds", type=_int_in(1, MAX_SEEDS), metavar="N",
+                    help="seeds per size (default: scenario)")
+    sw.add_argument("--seeds-at", action="append", default=[], metavar="SIZE=N",
+                    help="seeds at one size (repeatable), e.g. 1000000=1")
+    sw.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                    help="override a scenario parameter at every size (repeatable)")
+    sw.add_argument("--out", type=Path, metavar="DIR",
+                    help="directory for the per-size results (default: runs/sweep-<id>/)")
+    sw.add_argument("--save", action="store_true",
+                    help="also publish the sweep under reports/, never overwriting")
+    sw.add_argument("--cache-dir", type=Path, metavar="DIR",
+                    help="use this embedding cache (default: none, so ingest is measured "
+                         "with a cold encoder)")
+    sw.add_argument("--executor", choices=EXECUTORS, default="process")
+    sw.add_argument("--timeout", type=_seconds, default=DEFAULT_TIMEOUT, metavar="SECONDS",
+                    help=f"per pair (default: {DEFAULT_TIMEOUT:g})")
+    sw.add_argument("--quiet", action="store_true", help="no progress display")
 
     cmp = sub.add_parser("compare", help="compare two result files, backend by backend")
     cmp.add_argument("old", type=Path)
@@ -507,6 +536,12 @@ def cmd_report(args: argparse.Namespace) -> int:
     return render_to(result, args.format, args.out, stem=stem)
 
 
+def cmd_sweep(args: argparse.Namespace) -> int:
+    from memory_bench.sweep.cli import sweep_command
+
+    return sweep_command(args, _plugins(), _overrides(args.set))
+
+
 def cmd_compare(args: argparse.Namespace) -> int:
     from memory_bench.analysis.compare import compare_runs
     from memory_bench.render.comparison import render_comparison
@@ -543,7 +578,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 COMMANDS = {"backends": cmd_backends, "scenarios": cmd_scenarios, "plan": cmd_plan,
             "check": cmd_check, "run": cmd_run, "report": cmd_report, "compare": cmd_compare,
-            "validate": cmd_validate, "export": cmd_export}
+            "validate": cmd_validate, "export": cmd_export, "sweep": cmd_sweep}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -16,6 +16,7 @@ from memory_bench.contract.answers import hit_problems, write_problems
 from memory_bench.contract.backend import Backend, ContractError
 from memory_bench.contract.capabilities import Capability
 from memory_bench.contract.items import Item
+from memory_bench.harness.resources import rss_bytes
 from memory_bench.results.model import Cleanup
 from memory_bench.results.records import (
     ItemRecord,
@@ -116,7 +117,8 @@ class Execution:
         for item in chunk:
             self.written[item.id] = item
         accepted = sum(r.accepted for r in results)
-        self.records.writes.append(WriteRecord(step.tag, len(chunk), accepted, seconds))
+        self.records.writes.append(WriteRecord(step.tag, len(chunk), accepted, seconds,
+                                               rss_bytes()))
         for cat, res in zip(step.categories, results, strict=False):
             self.records.items.append(ItemRecord(res.id, step.tag, cat, res.accepted, res.reason))
 
