@@ -16,7 +16,7 @@ venv: $(STAMP)
 $(STAMP): pyproject.toml $(BACKEND_PROJECTS)
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet $(TORCH)
-	$(PY) -m pip install --quiet -e '.[dev]' $(foreach d,$(BACKEND_DIRS),-e ./$(d))
+	$(PY) -m pip install --quiet -e '.[dev,dask]' $(foreach d,$(BACKEND_DIRS),-e ./$(d))
 	touch $(STAMP)
 
 test: venv
