@@ -17,14 +17,14 @@ import pytest
 
 pytest.importorskip("distributed")
 
-from conftest import TESTS  # noqa: E402
+from conftest import TESTS
 
-from memory_bench.harness.dask_executor import DaskExecutor, _host  # noqa: E402
-from memory_bench.harness.runner import RunConfig, run_benchmark  # noqa: E402
-from memory_bench.plugins import load_plugins  # noqa: E402
-from memory_bench.plugins.selection import select_backends  # noqa: E402
-from memory_bench.results.io import load_result  # noqa: E402
-from memory_bench.scenarios.spec import load_scenario  # noqa: E402
+from memory_bench.harness.dask_executor import DaskExecutor, _host
+from memory_bench.harness.runner import RunConfig, run_benchmark
+from memory_bench.plugins import load_plugins
+from memory_bench.plugins.selection import select_backends
+from memory_bench.results.io import load_result
+from memory_bench.scenarios.spec import load_scenario
 
 TIMING = {"latency_p50_ms", "latency_p95_ms", "ingest_items_per_s"}
 PLUGINS = "fake_backends,memory_bench_test_hanging.plugin"
@@ -92,6 +92,9 @@ def test_same_numbers_as_the_process_executor(cli) -> None:
     for key in qa:
         assert qa[key].keys() == qb[key].keys()
         for name, value in qa[key].items():
+            if value is None or qb[key][name] is None:
+                assert value is qb[key][name], (key, name)
+                continue
             # rshl's reinforcementDelta differs in its ninth digit between two runs of the
             # *same* executor (float32 sums); every other metric is exactly equal.
             assert value == pytest.approx(qb[key][name], rel=1e-6, abs=1e-9), (key, name)
@@ -99,8 +102,8 @@ def test_same_numbers_as_the_process_executor(cli) -> None:
                 assert value == qb[key][name], (key, name)
     for ea, eb in zip(a.backends, b.backends, strict=True):
         for ra, rb in zip(ea.runs, eb.runs, strict=True):
-            assert [p.returned for p in ra.records.probes] == [
-                p.returned for p in rb.records.probes]
+            assert [[i.replace(a.run_id, "") for i in p.returned] for p in ra.records.probes
+                    ] == [[i.replace(b.run_id, "") for i in p.returned] for p in rb.records.probes]
     pids = {r.worker["pid"] for e in a.backends for r in e.runs}
     assert os.getpid() not in pids and len(pids) <= 2
 
@@ -188,6 +191,25 @@ def _wait_for_pair_file(pairs: Path, proc: subprocess.Popen, limit: float = 180)
     raise AssertionError("no pair finished in time")
 
 
+def _group_gone(pgid: int, limit: float = 30) -> bool:
+    """No live process is left in the group (an exited child may stay a zombie until
+    the init process reaps it; that is not a live process)."""
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        alive = []
+        for pid in filter(str.isdigit, os.listdir("/proc")):
+            try:
+                stat = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(stat[2]) == pgid and stat[0] != "Z":
+                alive.append(pid)
+        if not alive:
+            return True
+        time.sleep(0.2)
+    return False
+
+
 @pytest.mark.parametrize(("first", "then"), [("dask", "process"), ("process", "dask")])
 def test_ctrl_c_leaves_a_resumable_run_and_resume_works_across_executors(
         cli, plugin_site: Path, first: str, then: str) -> None:
@@ -211,8 +233,7 @@ def test_ctrl_c_leaves_a_resumable_run_and_resume_works_across_executors(
     finished = sum(r.ok for b in interrupted.backends for r in b.runs)
     assert 0 < finished < 8
     assert json.loads((store / "items.json").read_text()) == []  # nothing left behind
-    with pytest.raises(ProcessLookupError):  # no worker outlived the run
-        os.killpg(proc.pid, 0)
+    assert _group_gone(proc.pid), "a worker outlived the run"
     out = cli("run", "--resume", "r.json", *executor[then], "--quiet", env_extra=env,
               fakes_only=False)
     assert out.returncode == 0, out.stderr
