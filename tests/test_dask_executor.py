@@ -173,11 +173,13 @@ def test_a_worker_killed_mid_pair_costs_only_that_pair(tmp_path: Path, worker_en
     assert len(retried) == 1, [r.worker for r in store_runs]
     assert any("died" in w and "ran again" in w for w in retried[0].warnings)
     assert retried[0].worker["pid"] != killed[0]
-    assert all(r.cleanup.ok and r.cleanup.left == 0 for r in store_runs)
+    assert all(r.cleanup.ok and r.cleanup.left == 0 for r in store_runs), [
+        r.cleanup for r in store_runs]
     assert json.loads((store / "items.json").read_text()) == []
     others = runs["fake-perfect"]
     assert [r.status for r in others] == ["ok", "ok"]
-    assert all(not r.warnings and "attempts" not in r.worker for r in others)
+    assert all(not r.warnings and "attempts" not in r.worker for r in others), [
+        (r.warnings, r.worker) for r in others]
     assert result.status == "complete"
 
 

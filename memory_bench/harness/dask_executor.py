@@ -62,6 +62,7 @@ __all__ = ["MAX_ATTEMPTS", "DaskExecutor"]
 
 MAX_ATTEMPTS = 2  # a pair whose worker is lost runs once more, then is failed
 MAX_RECOVERY_TRIES = 3
+MAX_REQUEUES = 2  # a pair lost before it started (queued on a worker that died)
 CONNECT_TIMEOUT = 10.0  # seconds to reach an existing scheduler
 WORKERS_TIMEOUT = 300.0  # seconds to wait for an existing cluster's workers
 RESTART_TIMEOUT = 120.0  # seconds for a nanny to restart a worker (it preloads again)
@@ -83,6 +84,7 @@ class _Flight:
     retry: bool = False  # recover: run the pair again afterwards
     notes: list[str] = field(default_factory=list)
     tries: int = 1  # recover: a cleanup whose worker another pair killed is tried again
+    requeues: int = 0  # pair: times it was lost before it started
 
 
 def _host(address: str | None) -> str | None:
@@ -122,6 +124,7 @@ class DaskExecutor:
         self._busy: set[str] = set()  # persistent selections with a pair in flight
         self._priority: dict[int, int] = {}
         self._done: Done | None = None
+        self._no_workers_since: float | None = None
         self.client = self._connect(workers, scheduler)
         self.workers = len(self.client.scheduler_info(n_workers=-1)["workers"])
 
@@ -161,6 +164,7 @@ class DaskExecutor:
             "workers": self.workers, "threads_per_worker": 1 if self.cluster else None,
             "lost_worker_attempts": MAX_ATTEMPTS, "distributed": distributed.__version__,
             "persistent_pairs": "one at a time per backend",
+            "pairs_in_flight": "at most the cluster's worker threads",
         }
 
     def _worker_cache(self, cache_dir: str | None) -> bool:
@@ -211,10 +215,11 @@ class DaskExecutor:
             out["generator"] = gen.version
         return out
 
-    def _submit_pair(self, job: Job, attempt: int, notes: Sequence[str]) -> None:
+    def _submit_pair(self, job: Job, attempt: int, notes: Sequence[str], requeues: int = 0
+                     ) -> None:
         spec = job.spec
         key = (f"memory-bench-{spec.run_id}-{spec.index:03d}-{_key_slug(spec.label)}"
-               f"-s{spec.seed}-a{attempt}")
+               f"-s{spec.seed}-a{attempt}" + (f"-q{requeues}" if requeues else ""))
         future = self.client.submit(
             dask_worker.run_pair_task, spec.to_dict(), self._expect(job),
             self._topic(spec.run_id), key, keep_work=self.keep_work,
@@ -223,7 +228,7 @@ class DaskExecutor:
         )
         future.add_done_callback(self._on_done)
         self._flights[key] = _Flight(job, "pair", attempt, future, time.monotonic(),
-                                     notes=list(notes))
+                                     notes=list(notes), requeues=requeues)
 
     def _recover(self, f: _Flight, run: PairRun, *, retry: bool, tries: int = 1) -> None:
         """Clean up after a pair whose worker died or was stopped, then ``_recovered``.
@@ -277,7 +282,13 @@ class DaskExecutor:
         self._run_ids.update(job.spec.run_id for job in jobs)
         try:
             while waiting or self._flights:
+                # No more pairs out than threads to run them: dask would queue the rest
+                # on busy workers, where a worker's death would take them down unstarted.
+                out = sum(f.kind == "pair" for f in self._flights.values())
+                free = self._threads() - out if waiting else 0
                 for job in list(waiting):
+                    if free <= 0:
+                        break
                     label = job.spec.label
                     persistent = job.selection.info.has(Capability.PERSISTENT)
                     if persistent and label in self._busy:
@@ -286,10 +297,23 @@ class DaskExecutor:
                     if persistent:
                         self._busy.add(label)
                     self._submit_pair(job, 1, [])
+                    free -= 1
                 self._step()
         except BaseException:
             self._abort()
             raise
+
+    def _threads(self) -> int:
+        """The cluster's worker threads now; raises when it has had none for too long."""
+        threads = sum(self.client.nthreads().values())
+        now = time.monotonic()
+        if threads:
+            self._no_workers_since = None
+        elif self._no_workers_since is None:
+            self._no_workers_since = now
+        elif now - self._no_workers_since > WORKERS_TIMEOUT:
+            raise RuntimeError(f"the dask cluster has had no worker for {WORKERS_TIMEOUT:g} s")
+        return threads
 
     def _step(self) -> None:
         """Wait for the next event (or deadline), then handle everything that is ready."""
@@ -357,6 +381,12 @@ class DaskExecutor:
             if f.attempt > 1:
                 run.worker["attempts"] = f.attempt
             self._finish(f.job, run)
+            return
+        if isinstance(exc, KilledWorker) and f.started is None and f.requeues < MAX_REQUEUES:
+            lost = getattr(exc.last_worker, "address", None)
+            self._submit_pair(f.job, f.attempt, [
+                *f.notes, f"queued on worker {lost}, which died before the pair started; "
+                "queued again"], f.requeues + 1)
             return
         if isinstance(exc, KilledWorker):
             f.address = f.address or getattr(exc.last_worker, "address", None)
