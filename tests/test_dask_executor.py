@@ -147,6 +147,7 @@ def test_a_worker_killed_mid_pair_costs_only_that_pair(tmp_path: Path, worker_en
     cfg = _config(tmp_path, [f"json-store:path={store},slow_ms=40", "fake-perfect"],
                   seeds=(0, 1), executor="dask", workers=2, timeout=300)
     ex = DaskExecutor(cfg.plugins, None, timeout=cfg.timeout, workers=2)
+    ex.preload(cfg.selections, None)  # starts the cluster (the runner's call repeats it)
     worker_pids = set(ex.client.run(os.getpid).values())
     killed: list[int] = []
 
@@ -290,3 +291,23 @@ def test_bad_executor_options_exit_2_and_write_nothing(cli, args: list[str],
     lines = out.stderr.strip().splitlines()
     assert len(lines) == 1 and message in lines[0], out.stderr
     assert not (cli.cwd / "r.json").exists() and not (cli.cwd / "r.pairs").exists()
+
+
+@pytest.mark.parametrize("unsafe", [False, True])
+def test_workers_fork_from_a_preloaded_parent_or_spawn(tmp_path: Path, worker_env,
+                                                       monkeypatch: pytest.MonkeyPatch,
+                                                       unsafe: bool) -> None:
+    """Workers are forked from this process after it preloaded (one model load for all
+    of them); where a library says forking is unsafe they are spawned and preload for
+    themselves. Either way the nannies' changes to os.environ are undone."""
+    from memory_bench.harness import forksafety
+
+    if unsafe:
+        monkeypatch.setattr(forksafety, "_GUARDS", [lambda: "a model ran in this process"])
+    before = dict(os.environ)
+    result = run_benchmark(_config(tmp_path, ["fake-perfect"], seeds=(0, 1), executor="dask",
+                                   workers=2))
+    assert result.execution["start_method"] == ("spawn" if unsafe else "fork")
+    assert [r.status for r in result.backends[0].runs] == ["ok", "ok"]
+    assert os.getpid() not in {r.worker["pid"] for r in result.backends[0].runs}
+    assert dict(os.environ) == before

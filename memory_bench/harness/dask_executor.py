@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import queue
 import re
 import time
@@ -50,7 +51,10 @@ from memory_bench.harness.executors import (
     ExecutorError,
     Job,
     call_here,
+    preload_here,
 )
+from memory_bench.harness.forksafety import fork_unsafe_reason
+from memory_bench.harness.isolation import fork_available
 from memory_bench.harness.progress import Progress
 from memory_bench.plugins.manager import LoadedPlugins
 from memory_bench.plugins.selection import BackendSelection
@@ -67,6 +71,32 @@ CONNECT_TIMEOUT = 10.0  # seconds to reach an existing scheduler
 WORKERS_TIMEOUT = 300.0  # seconds to wait for an existing cluster's workers
 RESTART_TIMEOUT = 120.0  # seconds for a nanny to restart a worker (it preloads again)
 _TICK = 1.0  # the longest the loop sleeps between checks
+
+
+def _quiet_environ() -> dict[str, Any]:
+    """dask's worker environment (one-thread BLAS and OpenMP: N workers share the
+    cores) without its MALLOC_TRIM_THRESHOLD_, which made rshl pairs 2-2.5x slower
+    here (measured: benchmarks/dask_speed.py and a pair timed alone)."""
+    environ = dict(dask.config.get("distributed.nanny.pre-spawn-environ", {}))
+    environ.pop("MALLOC_TRIM_THRESHOLD_", None)
+    return environ
+
+
+# The local cluster's scheduler and workers. Lost workers are the parent's to retry
+# (after cleaning up); a worker holds only the task it runs, so a death touches that
+# pair alone. A pair runs in a worker thread beside the worker's event loop: every
+# wake-up of that loop takes the GIL from the pair, which on a loaded machine costs
+# a time slice each, so the statistical profiler and the frequent monitors are off
+# or slowed (the first pair of a worker took 12-20 s with dask's defaults, 4-5 s
+# without them and in a plain process; rshl, default scenario, load average ~7).
+LOCAL_CLUSTER_CONFIG: dict[str, Any] = {
+    "distributed.scheduler.allowed-failures": 0,
+    "distributed.scheduler.worker-saturation": 1.0,
+    "distributed.worker.profile.enabled": False,
+    "distributed.admin.tick.interval": "1s",
+    "distributed.worker.memory.monitor-interval": "1s",
+    "distributed.admin.system-monitor.interval": "2s",
+}
 
 
 @dataclass
@@ -125,43 +155,67 @@ class DaskExecutor:
         self._priority: dict[int, int] = {}
         self._done: Done | None = None
         self._no_workers_since: float | None = None
-        self.client = self._connect(workers, scheduler)
-        self.workers = len(self.client.scheduler_info(n_workers=-1)["workers"])
+        self._local_workers = workers or 2
+        self.start_method: str | None = None  # a local cluster's: fork or spawn
+        self._config: Any = None
+        self._environ: dict[str, str] | None = None
+        self.client: Client | None = None
+        self.workers = 0
+        if scheduler is not None:
+            self._use(self._connect(workers, scheduler))
+
+    def _use(self, client: Client) -> None:
+        self.client = client
+        self.workers = len(client.scheduler_info(n_workers=-1)["workers"])
 
     # -- the cluster ----------------------------------------------------------------
 
-    def _connect(self, workers: int | None, scheduler: str | None) -> Client:
-        if scheduler is not None:
-            try:
-                client = Client(scheduler, timeout=CONNECT_TIMEOUT)
-            except (OSError, TimeoutError, ValueError) as exc:
-                raise ExecutorError(f"cannot reach the dask scheduler {scheduler}: "
-                                    f"{type(exc).__name__}: {exc}") from None
-            try:
-                client.wait_for_workers(workers or 1, timeout=WORKERS_TIMEOUT)
-            except TimeoutError:
-                client.close()
-                raise ExecutorError(f"the dask scheduler {scheduler} has fewer than "
-                                    f"{workers or 1} worker(s) after {WORKERS_TIMEOUT:g} s"
-                                    ) from None
-            return client
-        # Lost workers are the parent's to retry (after cleaning up), and a worker
-        # holds only the task it runs, so a death touches that pair alone.
-        with dask.config.set({"distributed.scheduler.allowed-failures": 0,
-                              "distributed.scheduler.worker-saturation": 1.0}):
-            self.cluster = LocalCluster(
-                n_workers=workers or 2, threads_per_worker=1, processes=True,
-                host="127.0.0.1", dashboard_address=None,
-                scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},  # health routes only
-                silence_logs=logging.CRITICAL,
-            )
-        return Client(self.cluster)
+    def _connect(self, workers: int | None, scheduler: str) -> Client:
+        try:
+            client = Client(scheduler, timeout=CONNECT_TIMEOUT)
+        except (OSError, TimeoutError, ValueError) as exc:
+            raise ExecutorError(f"cannot reach the dask scheduler {scheduler}: "
+                                f"{type(exc).__name__}: {exc}") from None
+        try:
+            client.wait_for_workers(workers or 1, timeout=WORKERS_TIMEOUT)
+        except TimeoutError:
+            client.close()
+            raise ExecutorError(f"the dask scheduler {scheduler} has fewer than "
+                                f"{workers or 1} worker(s) after {WORKERS_TIMEOUT:g} s") from None
+        return client
+
+    def _start_local(self, selections: Sequence[BackendSelection], cache_dir: Path | None
+                     ) -> dict[str, str]:
+        """Start the local cluster; with fork, after preloading here, so that every
+        worker starts with the model and libraries already loaded (copy-on-write, as the
+        process executor's children do) and with this process's environment, threads
+        and hash seed. Where this process must not be forked, workers are spawned and
+        preload for themselves."""
+        fork = fork_available() and fork_unsafe_reason() is None
+        self.start_method = "fork" if fork else "spawn"
+        errors = preload_here(selections, cache_dir) if fork else {}
+        # A nanny writes its pre-spawn environment into this process's os.environ (and
+        # again at every restart): this config stays set while the cluster lives, and
+        # the environment is restored when it closes.
+        self._environ = dict(os.environ)
+        self._config = dask.config.set({
+            **LOCAL_CLUSTER_CONFIG, "distributed.worker.multiprocessing-method": self.start_method,
+            "distributed.nanny.pre-spawn-environ": {} if fork else _quiet_environ()})
+        self.cluster = LocalCluster(
+            n_workers=self._local_workers, threads_per_worker=1, processes=True,
+            host="127.0.0.1", dashboard_address=None,
+            scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},  # health routes only
+            silence_logs=logging.CRITICAL,
+        )
+        self._use(Client(self.cluster))
+        return errors
 
     def describe(self) -> dict[str, Any]:
         return {
             "executor": self.name, "isolation": "worker process", "timeout_s": self.timeout,
-            "cluster": "local" if self.cluster is not None else "scheduler",
-            "workers": self.workers, "threads_per_worker": 1 if self.cluster else None,
+            "cluster": "local" if self.scheduler is None else "scheduler",
+            "workers": self.workers, "threads_per_worker": 1 if self.scheduler is None else None,
+            "start_method": self.start_method,
             "lost_worker_attempts": MAX_ATTEMPTS, "distributed": distributed.__version__,
             "persistent_pairs": "one at a time per backend",
             "pairs_in_flight": "at most the cluster's worker threads",
@@ -178,11 +232,14 @@ class DaskExecutor:
                 ) -> dict[str, str]:
         """Each backend's preload on every worker, now and on any worker that starts
         later (a restart, an autoscaled node); errors by label, naming the worker."""
+        errors: dict[str, str] = {}
+        if self.client is None:
+            errors = self._start_local(selections, cache_dir)
+        assert self.client is not None
         cache = None if cache_dir is None else str(cache_dir)
         plugin = dask_worker.Preload([s.spec for s in selections], cache,
                                      worker_cache=self._worker_cache(cache))
         self.client.register_plugin(plugin, name=dask_worker.PRELOAD_PLUGIN)
-        errors: dict[str, str] = {}
         by_spec = {s.spec: s.label for s in selections}
         for address, found in sorted(self.client.run(dask_worker.preload_errors).items()):
             for key, error in found.items():
@@ -276,6 +333,8 @@ class DaskExecutor:
     # -- the loop -------------------------------------------------------------------
 
     def run(self, jobs: Sequence[Job], done: Done) -> None:
+        if self.client is None:
+            self.preload([], None)
         waiting = list(jobs)
         self._flights, self._busy, self._done = {}, set(), done
         self._priority = {id(job): len(jobs) - i for i, job in enumerate(jobs)}
@@ -476,15 +535,23 @@ class DaskExecutor:
     # -- closing --------------------------------------------------------------------
 
     def _close_cluster(self) -> None:
-        with contextlib.suppress(Exception):
-            self.client.close(timeout=10)
+        if self.client is not None:
+            with contextlib.suppress(Exception):
+                self.client.close(timeout=10)
         if self.cluster is not None:
             with contextlib.suppress(Exception):
                 self.cluster.close(timeout=30)
+        if self._config is not None:
+            self._config.__exit__(None, None, None)
+            self._config = None
+        if self._environ is not None:  # undo what the nannies wrote into os.environ
+            os.environ.clear()
+            os.environ.update(self._environ)
+            self._environ = None
 
     def close(self) -> None:
         client = self.client
-        if client.status == "running":
+        if client is not None and client.status == "running":
             with contextlib.suppress(Exception):
                 for topic in self._topics:
                     client.unsubscribe_topic(topic)
