@@ -157,6 +157,7 @@ class DaskExecutor:
         self._no_workers_since: float | None = None
         self._local_workers = workers or 2
         self.start_method: str | None = None  # a local cluster's: fork or spawn
+        self.pair_threads: int | None = None  # BLAS/OpenMP threads of a pair, if capped
         self._config: Any = None
         self._environ: dict[str, str] | None = None
         self.client: Client | None = None
@@ -193,6 +194,9 @@ class DaskExecutor:
         preload for themselves."""
         fork = fork_available() and fork_unsafe_reason() is None
         self.start_method = "fork" if fork else "spawn"
+        # Forked workers inherit this process's BLAS/OpenMP pools (one per core); N
+        # workers sharing the cores each get their share (spawned ones get 1 from dask).
+        self.pair_threads = max(1, (os.cpu_count() or 1) // self._local_workers) if fork else None
         errors = preload_here(selections, cache_dir) if fork else {}
         # A nanny writes its pre-spawn environment into this process's os.environ (and
         # again at every restart): this config stays set while the cluster lives, and
@@ -215,7 +219,7 @@ class DaskExecutor:
             "executor": self.name, "isolation": "worker process", "timeout_s": self.timeout,
             "cluster": "local" if self.scheduler is None else "scheduler",
             "workers": self.workers, "threads_per_worker": 1 if self.scheduler is None else None,
-            "start_method": self.start_method,
+            "start_method": self.start_method, "pair_threads": self.pair_threads,
             "lost_worker_attempts": MAX_ATTEMPTS, "distributed": distributed.__version__,
             "persistent_pairs": "one at a time per backend",
             "pairs_in_flight": "at most the cluster's worker threads",
@@ -280,8 +284,8 @@ class DaskExecutor:
         future = self.client.submit(
             dask_worker.run_pair_task, spec.to_dict(), self._expect(job),
             self._topic(spec.run_id), key, keep_work=self.keep_work,
-            worker_cache=self._worker_cache(spec.cache_dir), key=key, pure=False,
-            priority=self._priority[id(job)],
+            worker_cache=self._worker_cache(spec.cache_dir), threads=self.pair_threads,
+            key=key, pure=False, priority=self._priority[id(job)],
         )
         future.add_done_callback(self._on_done)
         self._flights[key] = _Flight(job, "pair", attempt, future, time.monotonic(),

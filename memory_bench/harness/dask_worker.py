@@ -25,6 +25,7 @@ and for the per-pair timeout, which the parent measures from ``start``.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import platform
 import shutil
@@ -89,13 +90,32 @@ def _clean_lost_attempts(spec: PairSpec) -> list[str]:
     return notes
 
 
+def _thread_limit(threads: int | None) -> contextlib.AbstractContextManager[Any]:
+    """BLAS and OpenMP pools of at most ``threads`` threads while a pair runs (OpenMP's
+    limit holds for the calling thread, so it is set in the task's own thread)."""
+    if not threads:
+        return contextlib.nullcontext()
+    from threadpoolctl import threadpool_limits
+
+    return threadpool_limits(threads)
+
+
 def run_pair_task(spec_dict: Mapping[str, Any], expect: Mapping[str, str], topic: str,
-                  key: str, *, keep_work: bool = False, worker_cache: bool = False
-                  ) -> dict[str, Any]:
+                  key: str, *, keep_work: bool = False, worker_cache: bool = False,
+                  threads: int | None = None) -> dict[str, Any]:
     """One pair in this worker process; the answer is ``PairRun.to_dict()``.
 
     ``worker_cache``: use this worker's default embedding cache, not the parent's path.
+    ``threads``: cap the BLAS and OpenMP thread pools (workers forked from a parent
+    inherit its pools, sized for one pair on every core).
     """
+    with _thread_limit(threads):
+        return _run_pair_task(spec_dict, expect, topic, key, keep_work=keep_work,
+                              worker_cache=worker_cache)
+
+
+def _run_pair_task(spec_dict: Mapping[str, Any], expect: Mapping[str, str], topic: str,
+                   key: str, *, keep_work: bool, worker_cache: bool) -> dict[str, Any]:
     spec = PairSpec.from_dict(spec_dict)
     if worker_cache:
         spec = replace(spec, cache_dir=str(default_cache_dir()))
