@@ -27,8 +27,12 @@ test: venv
 # that rshl uses to supersede, so the update comparison is not a tags-vs-no-tags one.
 BENCH_BACKENDS := rshl faiss-rag faiss-rag-recency faiss-rag:supersede=tags chroma bm25 neural-memory
 
+# Where the pairs run: the process executor unless benchmarks/dask_speed.py measures
+# the dask executor at <= 0.65x its wall time on this matrix (README, "Speed").
+BENCH_EXECUTOR ?= --executor process
+
 bench: venv
-	$(VENV)/bin/memory-bench run --scenario default --seeds 5 --save \
+	$(VENV)/bin/memory-bench run --scenario default --seeds 5 --save $(BENCH_EXECUTOR) \
 	  $(foreach b,$(BENCH_BACKENDS),--backend $(b))
 
 lint: venv

@@ -47,7 +47,7 @@ def worker_env(plugin_site: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 def _config(tmp_path: Path, specs: list[str], seeds=(0,), **kw) -> RunConfig:
     loaded = load_plugins()
     return RunConfig(plugins=loaded, selections=select_backends(loaded.registry, specs),
-                     scenario=load_scenario("smoke"), seeds=list(seeds),
+                     scenario=load_scenario("smoke", registry=loaded.scenarios), seeds=list(seeds),
                      out=tmp_path / "r.json", **kw)
 
 

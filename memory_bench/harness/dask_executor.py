@@ -14,13 +14,18 @@ The parent keeps what the process executor guarantees:
 - **Lost worker**: dask's own rescheduling is switched off on a local cluster
   (``allowed-failures`` 0), so the parent sees the loss, cleans the pair's
   store on that host, and runs the pair once more (recorded in its
-  ``warnings``); lost twice, it is ``failed``. Only that pair is touched: each
-  worker runs one task at a time (``worker-saturation`` 1.0).
+  ``warnings``); lost twice, it is ``failed``. Only that pair is touched: no
+  more pairs are out than the cluster has threads, so none waits queued on a
+  worker that dies (one that did is queued again, not counted as an attempt).
 - **Persistent backends** run one pair at a time per selection: a store the
   user named (a directory, a server) is shared by every pair of that
   selection, and concurrent pairs would see each other's items.
 - **Ctrl-C** cancels what is queued, stops what runs, removes its items, and
   leaves a resumable run.
+
+A local cluster's workers are forked from the parent once it has preloaded (one
+model load, shared copy-on-write, with the parent's environment and hash seed,
+as the process executor's children), or spawned where forking is unsafe.
 """
 
 from __future__ import annotations
@@ -75,8 +80,8 @@ _TICK = 1.0  # the longest the loop sleeps between checks
 
 def _quiet_environ() -> dict[str, Any]:
     """dask's worker environment (one-thread BLAS and OpenMP: N workers share the
-    cores) without its MALLOC_TRIM_THRESHOLD_, which made rshl pairs 2-2.5x slower
-    here (measured: benchmarks/dask_speed.py and a pair timed alone)."""
+    cores) without its MALLOC_TRIM_THRESHOLD_: with it, one rshl pair on the default
+    scenario took 9-11 s instead of 4.5 s in a plain process (measured here)."""
     environ = dict(dask.config.get("distributed.nanny.pre-spawn-environ", {}))
     environ.pop("MALLOC_TRIM_THRESHOLD_", None)
     return environ

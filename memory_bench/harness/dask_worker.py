@@ -9,7 +9,7 @@ expects and a worker that differs fails the pair with one line saying so.
 Isolation inside a worker: a pair runs *in the worker process*, in its single
 task thread; the worker process is the isolation unit. Forking a child per pair
 there (as the process executor does in its parent) is unsafe once the worker
-has run the embedding model (``memory_bench_embed`` then registers a fork
+has run the embedding model (the shared embedder then registers a fork
 guard: torch's thread pools do not survive a fork), and a dask worker is a
 daemonic, multi-threaded process besides. So a pair that kills its process
 takes the worker with it: the nanny starts a new worker (which preloads
