@@ -16,7 +16,7 @@ venv: $(STAMP)
 $(STAMP): pyproject.toml $(BACKEND_PROJECTS)
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet $(TORCH)
-	$(PY) -m pip install --quiet -e '.[dev]' $(foreach d,$(BACKEND_DIRS),-e ./$(d))
+	$(PY) -m pip install --quiet -e '.[dev,dask]' $(foreach d,$(BACKEND_DIRS),-e ./$(d))
 	touch $(STAMP)
 
 test: venv
@@ -29,8 +29,12 @@ test: venv
 BENCH_BACKENDS := rshl faiss-rag faiss-rag-recency faiss-rag:supersede=tags chroma qdrant mem0 \
   bm25 neural-memory
 
+# Where the pairs run: the process executor unless benchmarks/dask_speed.py measures
+# the dask executor at <= 0.65x its wall time on this matrix (README, "Speed").
+BENCH_EXECUTOR ?= --executor process
+
 bench: venv
-	$(VENV)/bin/memory-bench run --scenario default --seeds 5 --save \
+	$(VENV)/bin/memory-bench run --scenario default --seeds 5 --save $(BENCH_EXECUTOR) \
 	  $(foreach b,$(BENCH_BACKENDS),--backend $(b))
 
 # LoCoMo is not shipped (CC BY-NC 4.0): get data/locomo10.json from

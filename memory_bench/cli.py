@@ -23,7 +23,7 @@ from typing import Any, NoReturn
 
 from memory_bench import __version__
 from memory_bench.contract.options import OptionError
-from memory_bench.harness.executors import EXECUTORS
+from memory_bench.harness.executors import EXECUTORS, ExecutorError
 from memory_bench.harness.isolation import DEFAULT_TIMEOUT, ISOLATION_MODES
 from memory_bench.harness.livestore import StaleStoreError
 from memory_bench.harness.lock import ResultLock, RunLockError, held_by
@@ -53,7 +53,7 @@ __all__ = ["main"]
 REPORTS = Path("reports")
 BAD_INPUT = (OptionError, ScenarioError, SelectionError, OutputError, ResultError,
              DuplicateBackendError, DuplicateScenarioError, StaleStoreError, ResumeError,
-             DatasetError, SweepError)
+             DatasetError, SweepError, ExecutorError)
 
 
 class UsageError(Exception):
@@ -149,12 +149,18 @@ def _parser() -> argparse.ArgumentParser:
                    help="keep each pair's store directory (under $TMPDIR/memory-bench-kept-*)")
     r.add_argument("--executor", choices=EXECUTORS, default=None,
                    help="process: each (backend, seed) pair in a forked child with a timeout "
-                   "(default); local: in this process, no timeout (to measure or debug)")
+                   "(default); local: in this process, no timeout (to measure or debug); "
+                   "dask: on a dask cluster (--workers N or --scheduler ADDRESS)")
+    r.add_argument("--workers", type=int, metavar="N",
+                   help="dask: a local cluster of N single-threaded workers on 127.0.0.1 "
+                   "(default 2); with --scheduler, wait for N workers (default 1)")
+    r.add_argument("--scheduler", metavar="ADDRESS",
+                   help="dask: an existing scheduler, e.g. tcp://head-node:8786")
     r.add_argument("--isolation", choices=ISOLATION_MODES, default=None,
                    help="the older name of --executor: process, or none (= local)")
     r.add_argument("--timeout", type=_seconds, default=DEFAULT_TIMEOUT, metavar="SECONDS",
-                   help=f"per pair, with process isolation (default: {DEFAULT_TIMEOUT:g}, "
-                        f"at most {MAX_TIMEOUT:g})")
+                   help=f"per pair, with the process and dask executors "
+                        f"(default: {DEFAULT_TIMEOUT:g}, at most {MAX_TIMEOUT:g})")
     r.add_argument("--clean-stale", action="store_true",
                    help="remove bench- items of other runs from live stores instead of refusing")
     r.add_argument("--resume", type=Path, metavar="RESULT.json",
@@ -460,6 +466,10 @@ def cmd_run(args: argparse.Namespace) -> int:
     if args.executor and args.isolation and executor != ISOLATION_ALIASES[args.isolation]:
         raise UsageError(f"--executor {args.executor} and --isolation {args.isolation} "
                          "disagree; give one")
+    if (args.workers is not None or args.scheduler is not None) and executor != "dask":
+        raise UsageError("--workers and --scheduler need --executor dask")
+    if args.workers is not None and args.workers < 1:
+        raise UsageError("--workers must be at least 1")
     plan = _Plan(args, _plugins())
     say = (lambda m: None) if args.quiet else (lambda m: print(m, file=sys.stderr))
     manifest = build_manifest(plan.selections)
@@ -478,6 +488,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         manifest=manifest,
         keep_work=args.keep_work,
         executor=executor,
+        workers=args.workers,
+        scheduler=args.scheduler,
         timeout=args.timeout,
         clean_stale=args.clean_stale,
     )

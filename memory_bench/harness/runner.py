@@ -64,7 +64,9 @@ class RunConfig:
     manifest: dict[str, Any] = field(default_factory=dict)
     keep_work: bool = False
     isolation: str | None = None  # process | none: the older name of the executor
-    executor: str = "process"  # process | local (see executors.py)
+    executor: str = "process"  # process | local | dask (see executors.py)
+    workers: int | None = None  # dask: a local cluster of this many workers
+    scheduler: str | None = None  # dask: the address of an existing scheduler
     timeout: float | None = DEFAULT_TIMEOUT  # per pair, where the executor can enforce it
     clean_stale: bool = False  # remove other runs' bench- items from live stores
 
@@ -167,7 +169,8 @@ def run_benchmark(cfg: RunConfig, progress: Progress | None = None, *,
     with WorkRoot(keep=cfg.keep_work) as root:
         ex = executor or make_executor(cfg.executor, cfg.plugins, progress,
                                        keep_work=cfg.keep_work, timeout=cfg.timeout,
-                                       work_root=root.path)
+                                       work_root=root.path, workers=cfg.workers,
+                                       scheduler=cfg.scheduler)
         try:
             return _run(cfg, ex, progress, resume, root.path)
         finally:
