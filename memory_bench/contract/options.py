@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 __all__ = ["BackendRequest", "Option", "OptionError", "parse_backend_spec", "resolve_options"]
@@ -23,6 +23,12 @@ class Option:
 
     ``type`` is one of ``int``, ``float``, ``str``, ``bool``; ``choices`` limits
     the accepted values; ``default`` None means "unset" and is passed as None.
+
+    Where a value changes what the configured backend is, the option says so as
+    data: ``grants`` maps a value to the capabilities it adds (``gate=rules``
+    adds ``gate``), ``reads`` maps a value to the item structure it makes the
+    backend read beyond text, source and timestamp (``supersede=tags`` reads
+    ``tags``), so that a report can mark the row.
     """
 
     name: str
@@ -33,6 +39,8 @@ class Option:
     minimum: float | None = None
     maximum: float | None = None
     finite: bool = True  # a float must be finite (no NaN, no infinity) unless this is False
+    grants: Mapping[Any, tuple[str, ...]] = field(default_factory=dict, compare=False)
+    reads: Mapping[Any, tuple[str, ...]] = field(default_factory=dict, compare=False)
 
     def parse(self, raw: Any, kind: str = "option") -> Any:
         """Convert a raw value (string from the command line, or TOML value).
@@ -97,6 +105,9 @@ class Option:
             "choices": list(self.choices) if self.choices is not None else None,
             "minimum": self.minimum,
             "maximum": self.maximum,
+            **({"grants": {str(k): list(v) for k, v in self.grants.items()}}
+               if self.grants else {}),
+            **({"reads": {str(k): list(v) for k, v in self.reads.items()}} if self.reads else {}),
         }
 
 
