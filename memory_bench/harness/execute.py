@@ -48,6 +48,13 @@ def cleanup(backend: Backend, prefix: str) -> Cleanup:
         return Cleanup(ok=False, prefix=prefix, error=f"{type(exc).__name__}: {exc}")
 
 
+def _reported_sources(hit: Hit) -> list[str]:
+    """Every source a hit reports: a merged cell's list, else its one source, else none."""
+    if hit.sources:
+        return [str(s) for s in hit.sources]
+    return [hit.source] if hit.source is not None else []
+
+
 class Execution:
     """One script on one backend: ``run()``, then always ``close()``."""
 
@@ -130,6 +137,7 @@ class Execution:
         hits = hits[:k]
         top = hits[0] if hits else None
         written = self.written.get(top.id) if top else None
+        expected = [self.written.get(i) for i in step.expected]
         self.records.probes.append(ProbeRecord(
             tag=step.tag, question=step.question, expected=list(step.expected),
             returned=[h.id for h in hits], scores=[round(float(h.score), 6) for h in hits],
@@ -139,6 +147,9 @@ class Execution:
             top_timestamp=top.timestamp.isoformat() if top and top.timestamp else None,
             written_source=written.source if written else None,
             written_timestamp=written.timestamp.isoformat() if written else None,
+            hit_sources=[_reported_sources(h) for h in hits],
+            expected_sources=[e.source if e else None for e in expected],
+            expected_timestamps=[e.timestamp.isoformat() if e else None for e in expected],
         ))
 
     def _strength(self, step: ReadStrength) -> None:

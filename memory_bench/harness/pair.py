@@ -22,7 +22,7 @@ from typing import Any
 
 from memory_bench.contract.backend import Backend, BackendContext
 from memory_bench.harness.execute import Execution
-from memory_bench.metrics.spec import compute_metrics
+from memory_bench.metrics.spec import compute_metrics, compute_outcomes
 from memory_bench.plugins.manager import LoadedPlugins, default_plugins
 from memory_bench.plugins.scenarios import GeneratorInfo
 from memory_bench.plugins.selection import BackendSelection, select_backends
@@ -160,11 +160,12 @@ def run_pair(
         script = generate_script(plugins, spec.scenario, spec.seed)
         run.data_hash, run.data_stats = script.data_hash, script.stats
         bound = script.bind(spec.prefix)
-        caps = {c.value for c in sel.info.capabilities}
+        caps = {c.value for c in sel.capabilities}
         execution = Execution(bound, _opener(sel, spec, work), caps, on_tag=on_tag)
         records = execution.run()
         run.cleanup = execution.close()
         run.metrics = compute_metrics(info.metrics, records, caps)
+        run.outcomes = compute_outcomes(info.metrics, records, caps)
         run.records = records
     except (Exception, SystemExit) as exc:
         run.status = "failed"
