@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from memory_bench.render.format import cell, run_counts
+from memory_bench.render.format import STRUCTURED, cell, row_label, run_counts
+from memory_bench.render.sections import measured
 from memory_bench.results.model import Result
 
 __all__ = ["render_table"]
@@ -11,11 +12,12 @@ __all__ = ["render_table"]
 def render_table(result: Result) -> str:
     """Plain-text table: a row per backend, mean ± 95% CI half-width per metric
     declared for the terminal."""
-    metrics = [m for m in result.metrics if m.terminal]
+    metrics = measured(result, [m for m in result.metrics if m.terminal])
     header = ["backend", "runs ok"] + [m.label for m in metrics]
     rows = [header]
     for b in result.backends:
-        rows.append([b.label, run_counts(b)] + [cell(b.summary.get(m.name), m) for m in metrics])
+        rows.append([row_label(result, b), run_counts(b)]
+                    + [cell(b.summary.get(m.name), m) for m in metrics])
     widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
     lines = []
     for n, r in enumerate(rows):
@@ -28,6 +30,9 @@ def render_table(result: Result) -> str:
         f"scenario {result.scenario.name} · {len(result.seeds)} seed(s) · mean ± half-width "
         "of the 95% t-interval · — = not supported by the backend"
     )
+    if any(b.structure_used(result.scenario) for b in result.backends):
+        lines.append(f"{STRUCTURED}: the row read the item tags this structured scenario "
+                     "wrote; not comparable with text-only rows")
     for b in result.backends:
         for r in b.runs:
             if not r.ok:
