@@ -9,7 +9,7 @@ BACKEND_PROJECTS := $(sort $(wildcard backends/*/pyproject.toml))
 BACKEND_DIRS := $(patsubst %/pyproject.toml,%,$(BACKEND_PROJECTS))
 TORCH := torch==2.13.0
 
-.PHONY: venv test bench lint clean-venv
+.PHONY: venv test bench bench-natural lint clean-venv
 
 venv: $(STAMP)
 
@@ -23,13 +23,20 @@ test: venv
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/python -m pytest
 
-# Every first-party backend, plus faiss-rag reading the same subject/relation tags
-# that rshl uses to supersede, so the update comparison is not a tags-vs-no-tags one.
-BENCH_BACKENDS := rshl faiss-rag faiss-rag-recency faiss-rag:supersede=tags chroma bm25 neural-memory
+# Every first-party backend, plus faiss-rag with the trivial rule gate (empty, under three
+# words, exact duplicate) as the gate's reference row. The published scenarios are
+# text-only, so no row reads tags (faiss-rag:supersede=tags would be faiss-rag here).
+# --no-cache: every embedding backend encodes what it stores, so ingest rates are cold.
+BENCH_BACKENDS := rshl faiss-rag faiss-rag-recency faiss-rag:gate=rules chroma bm25 neural-memory
+BENCH_SEEDS := 10
+BENCH_RUN = $(VENV)/bin/memory-bench run --seeds $(BENCH_SEEDS) --no-cache --save \
+	  $(foreach b,$(BENCH_BACKENDS),--backend $(b))
 
 bench: venv
-	$(VENV)/bin/memory-bench run --scenario default --seeds 5 --save \
-	  $(foreach b,$(BENCH_BACKENDS),--backend $(b))
+	$(BENCH_RUN) --scenario hard
+
+bench-natural: venv
+	$(BENCH_RUN) --scenario natural
 
 lint: venv
 	$(VENV)/bin/ruff check .

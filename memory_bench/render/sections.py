@@ -124,8 +124,11 @@ def exposure_note(result: Result) -> str:
                 "prefix and a random token), sources drawn alike for every phase. No row "
                 "read structure.")
     keys = ", ".join(e.get("tag_keys", []))
-    text = (f"Structured scenario: {e.get('tagged_items', 0)} of {e.get('items', 0)} items "
-            f"carried tags ({keys}) besides their {given}.")
+    if "items" in e:
+        text = (f"Structured scenario: {e.get('tagged_items', 0)} of {e['items']} items "
+                f"carried tags ({keys}).")
+    else:
+        text = f"Structured scenario ({e.get('note', f'items carried tags: {keys}')})."
     if marked:
         text += (f" {STRUCTURED} marks the rows that read them ({', '.join(marked)}): a "
                  "structured track, not comparable with text-only rows.")

@@ -6,6 +6,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from memory_bench_faiss_rag.gate import RuleGate
 
 from memory_bench import BackendContext, Item
 from memory_bench.harness.runner import RunConfig, run_benchmark
@@ -13,7 +14,6 @@ from memory_bench.plugins import load_plugins
 from memory_bench.plugins.manager import default_plugins
 from memory_bench.plugins.selection import select_backends
 from memory_bench.scenarios.spec import load_scenario
-from memory_bench_faiss_rag.gate import RuleGate
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 
@@ -38,8 +38,8 @@ def test_the_option_grants_the_gate_capability_and_refuses_in_order() -> None:
     ctx = BackendContext(workdir=Path("."), seed=0, run_id="t", cache_dir=None)
     b = ruled.info.factory(dict(ruled.options), ctx)
     try:
-        texts = ["Mara Olsen works for Fathom Foods.", "", "ok", "Mara Olsen works for Fathom Foods.",
-                 "Ivo Brandt was born in Kellsport."]
+        fact = "Mara Olsen works for Fathom Foods."
+        texts = [fact, "", "ok", fact, "Ivo Brandt was born in Kellsport."]
         items = [Item(f"bench-t-s0-{i}", t, "doc-1", T0 + timedelta(minutes=i))
                  for i, t in enumerate(texts)]
         res = b.write(items)
