@@ -17,7 +17,7 @@ from datetime import UTC, datetime, timedelta
 from memory_bench.contract.items import Item
 from memory_bench.scenarios.script import UNBOUND_PREFIX
 
-__all__ = ["EPOCH", "SOURCE_FORMS", "WHITESPACE", "ItemStamper", "sentence"]
+__all__ = ["EPOCH", "SOURCE_FORMS", "WHITESPACE", "ItemStamper", "pick_reinforced", "sentence"]
 
 EPOCH = datetime(2026, 1, 1, tzinfo=UTC)
 WHITESPACE = ("", " ", "   ", "\t", "\n", " \t\n", "\n\n", "\t \t", "  \n  ", "\r\n")
@@ -26,6 +26,15 @@ SOURCE_FORMS = (("doc-{:04d}", 10_000), ("session-{}", 1_000), ("email-{:05d}", 
                 ("meeting-{}", 800), ("note-{:03d}", 1_000), ("chat-{}", 5_000))
 _TOKEN_BITS = 48  # 12 hex digits: collisions are checked, never expected
 _S_POSSESSIVE = re.compile(r"(?<=s)'s\b")
+
+
+def pick_reinforced(rng: random.Random, n_facts: int, updated: Collection[int],
+                    reinforce: int, restate: int) -> tuple[list[int], list[int]]:
+    """Facts to reinforce and facts to state again (corroborations), drawn from the
+    facts that are not updated, disjoint, each sorted."""
+    free = [i for i in range(n_facts) if i not in updated]
+    chosen = rng.sample(free, reinforce + restate)
+    return sorted(chosen[:reinforce]), sorted(chosen[reinforce:])
 
 
 def sentence(text: str) -> str:

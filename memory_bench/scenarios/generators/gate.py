@@ -27,7 +27,7 @@ from memory_bench.scenarios.continual.params import ContinualParams
 from memory_bench.scenarios.generators import vocab
 from memory_bench.scenarios.generators.common import WHITESPACE, ItemStamper
 
-__all__ = ["GateTexts", "build_gate", "clean_short_facts", "sample"]
+__all__ = ["GateTexts", "build_gate", "clean_short_facts", "sample", "short_names_error"]
 
 Tags = tuple[str, ...]
 
@@ -46,6 +46,14 @@ class GateTexts:
 def sample(rng: random.Random, pool: Sequence, n: int) -> list:
     """n from ``pool``: without replacement while it lasts, with it beyond."""
     return rng.sample(list(pool), n) if n <= len(pool) else rng.choices(list(pool), k=n)
+
+
+def short_names_error(p: ContinualParams) -> str | None:
+    """The capacity check every generator shares: one short name a short fact."""
+    if p.gate_clean_short > len(vocab.SHORT_NAMES):
+        return (f"gate_clean_short ({p.gate_clean_short}) exceeds the {len(vocab.SHORT_NAMES)} "
+                "short names that make those facts distinct")
+    return None
 
 
 def clean_short_facts(rng: random.Random, n: int) -> list[str]:

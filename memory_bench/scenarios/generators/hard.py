@@ -40,13 +40,14 @@ from memory_bench.scenarios.continual.data import (
 )
 from memory_bench.scenarios.continual.params import HardParams as Params
 from memory_bench.scenarios.generators import vocab
-from memory_bench.scenarios.generators.common import ItemStamper
+from memory_bench.scenarios.generators.common import ItemStamper, pick_reinforced
 from memory_bench.scenarios.generators.common import sentence as _cap
 from memory_bench.scenarios.generators.gate import (
     GateTexts,
     build_gate,
     clean_short_facts,
     sample,
+    short_names_error,
 )
 from memory_bench.scenarios.generators.hard_relations import (
     HARD_RELATIONS,
@@ -90,10 +91,7 @@ def capacity_error(p: Params) -> str | None:
     if people > MAX_PEOPLE:
         return f"asks for about {people} distinct names; the hard generator makes at most " \
                f"{MAX_PEOPLE}"
-    if p.gate_clean_short > len(vocab.SHORT_NAMES):
-        return (f"gate_clean_short ({p.gate_clean_short}) exceeds the {len(vocab.SHORT_NAMES)} "
-                "short names that make those facts distinct")
-    return None
+    return short_names_error(p)
 
 
 def _fill(template: str, subject: str, value: str) -> str:
@@ -270,12 +268,10 @@ def generate(p: Params, seed: int) -> ScenarioData:
                               w.stated[item.id].value))
     updates.sort(key=lambda u: u.fact)
 
-    updated = {u.fact for u in updates}
-    free = [i for i in range(len(facts)) if i not in updated]
-    chosen = rng.sample(free, p.reinforce_cells + p.corroborations)
-    reinforce = sorted(chosen[:p.reinforce_cells])
+    reinforce, restated = pick_reinforced(rng, len(facts), {u.fact for u in updates},
+                                          p.reinforce_cells, p.corroborations)
     corroborations = []
-    for n, fi in enumerate(sorted(chosen[p.reinforce_cells:])):
+    for n, fi in enumerate(restated):
         f = facts[fi]
         rel = _BY_NAME[f.relation]
         old = w.template[f.item.id]

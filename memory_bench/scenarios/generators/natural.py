@@ -35,9 +35,14 @@ from collections.abc import Iterator
 from memory_bench.contract.items import Item
 from memory_bench.scenarios.continual.data import Corroboration, Fact, ScenarioData, Update
 from memory_bench.scenarios.continual.params import ContinualParams as Params
-from memory_bench.scenarios.generators import phrasing, vocab
-from memory_bench.scenarios.generators.common import ItemStamper
-from memory_bench.scenarios.generators.gate import GateTexts, build_gate, clean_short_facts
+from memory_bench.scenarios.generators import phrasing
+from memory_bench.scenarios.generators.common import ItemStamper, pick_reinforced
+from memory_bench.scenarios.generators.gate import (
+    GateTexts,
+    build_gate,
+    clean_short_facts,
+    short_names_error,
+)
 from memory_bench.scenarios.generators.overlap import question_overlap
 from memory_bench.scenarios.generators.wordnet import Corpus, Synset, load_corpus
 
@@ -63,10 +68,7 @@ def capacity_error(s: Params) -> str | None:
             f"needs {drawn} distinct WordNet senses (2 x facts + noise + gate_short + "
             f"gate_clean + gate_fragment); the natural generator draws at most {MAX_SENSES}"
         )
-    if s.gate_clean_short > len(vocab.SHORT_NAMES):
-        return (f"gate_clean_short ({s.gate_clean_short}) exceeds the {len(vocab.SHORT_NAMES)} "
-                "short names that make those facts distinct")
-    return None
+    return short_names_error(s)
 
 
 def _tokens(word: str) -> set[str]:
@@ -194,12 +196,10 @@ def generate(s: Params, seed: int) -> ScenarioData:
         new = item(text, f.subject, other, avoid=(f.item.source,))
         updates.append(Update(fi, new, question, other.definition))
 
-    updated = {u.fact for u in updates}
-    free = [i for i in range(len(facts)) if i not in updated]
-    chosen = rng.sample(free, s.reinforce_cells + s.corroborations)
-    reinforce = sorted(chosen[:s.reinforce_cells])
+    reinforce, restated = pick_reinforced(rng, len(facts), {u.fact for u in updates},
+                                          s.reinforce_cells, s.corroborations)
     corroborations = []
-    for n, fi in enumerate(sorted(chosen[s.reinforce_cells:])):
+    for n, fi in enumerate(restated):
         f, (word, sense) = facts[fi], senses[facts[fi].item.id]
         # Half word for word, half in another frame; always from another source.
         text = f.item.text if n % 2 == 0 else phrasing.fact_text(rng, word, sense,

@@ -23,13 +23,14 @@ from memory_bench.scenarios.continual.data import (
 )
 from memory_bench.scenarios.continual.params import ContinualParams as Params
 from memory_bench.scenarios.generators import vocab
-from memory_bench.scenarios.generators.common import ItemStamper
+from memory_bench.scenarios.generators.common import ItemStamper, pick_reinforced
 from memory_bench.scenarios.generators.common import sentence as _cap
 from memory_bench.scenarios.generators.gate import (
     GateTexts,
     build_gate,
     clean_short_facts,
     sample,
+    short_names_error,
 )
 from memory_bench.scenarios.generators.names import NamePools
 from memory_bench.scenarios.generators.overlap import question_overlap
@@ -49,10 +50,7 @@ def capacity_error(s: Params) -> str | None:
             f"asks for {wanted} distinct subjects (facts + noise + gate_clean + gate_fragment);"
             f" the templated generator can make at most {MAX_SUBJECTS}"
         )
-    if s.gate_clean_short > len(vocab.SHORT_NAMES):
-        return (f"gate_clean_short ({s.gate_clean_short}) exceeds the {len(vocab.SHORT_NAMES)} "
-                "short names that make those facts distinct")
-    return None
+    return short_names_error(s)
 
 
 
@@ -117,12 +115,10 @@ def generate(s: Params, seed: int) -> ScenarioData:
         stated[item.id] = _Stated(rel, f.subject, value, -1)
         updates.append(Update(fi, item, f.question, value))
 
-    updated = {u.fact for u in updates}
-    free = [i for i in range(len(facts)) if i not in updated]
-    chosen = rng.sample(free, s.reinforce_cells + s.corroborations)
-    reinforce = sorted(chosen[:s.reinforce_cells])
+    reinforce, restated = pick_reinforced(rng, len(facts), {u.fact for u in updates},
+                                          s.reinforce_cells, s.corroborations)
     corroborations = []
-    for n, fi in enumerate(sorted(chosen[s.reinforce_cells:])):
+    for n, fi in enumerate(restated):
         f, st = facts[fi], stated[facts[fi].item.id]
         # Half restate the fact word for word, half in another template; always from a
         # source other than the first one.
