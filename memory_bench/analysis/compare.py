@@ -20,7 +20,14 @@ import math
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from memory_bench.analysis.paired import BOOT_DRAWS, TESTS, holm, paired_rows, paired_test
+from memory_bench.analysis.paired import (
+    BOOT_DRAWS,
+    BOOT_DRAWS_PERCENTILE,
+    TESTS,
+    holm,
+    paired_rows,
+    paired_test,
+)
 from memory_bench.analysis.stats import (
     BOOTSTRAP_SEED,
     CONFIDENCE,
@@ -62,7 +69,8 @@ METHOD = {
     "effect": "mean over seeds of metric(first) - metric(second), each recomputed from the "
               "paired questions by the metric's aggregate (the metric's own units); 95% "
               f"interval from a two-stage cluster bootstrap (seeds, then questions within "
-              f"seeds), {BOOT_DRAWS} draws, percentile",
+              f"seeds), {BOOT_DRAWS} draws ({BOOT_DRAWS_PERCENTILE} for latency percentiles), "
+              "percentile interval",
     "test": "two-sided paired randomization test, each question's two outcomes swapped with "
             "probability 1/2, seeds kept apart; by comparison (test): "
             + "; ".join(f"{k} = {v}" for k, v in TESTS.items()),

@@ -17,7 +17,8 @@ For backends A and B and one metric that declares per-question outcomes
   units;
 - **interval**: a 95% two-stage cluster bootstrap of the effect (seeds resampled
   with replacement, then the questions within each resampled seed), percentile
-  interval, seeded;
+  interval, seeded; ``BOOT_DRAWS`` draws (``BOOT_DRAWS_PERCENTILE`` for latency
+  percentiles, whose draws each sort a sample);
 - **p**: a two-sided paired randomization test of the null that A's and B's
   outcomes are exchangeable question by question (each question's two rows
   swapped with probability ½, seeds kept apart). When every outcome is 0 or 1
@@ -37,6 +38,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import numpy as np
 
@@ -48,7 +50,28 @@ __all__ = ["BOOT_DRAWS", "DRAWS", "TESTS", "PairedRows", "PairedTest", "holm", "
 
 DRAWS = 9999  # Monte Carlo swaps: p can reach 1e-4
 BOOT_DRAWS = 1999
+# Percentiles (latency) cannot be bootstrapped through sums: each draw sorts its sample,
+# the bulk of an analysis's time, so they take fewer draws.
+BOOT_DRAWS_PERCENTILE = 999
 SEED = 20260817  # every comparison draws the same way: the same file, the same numbers
+
+
+@lru_cache(maxsize=64)
+def _swaps(n: int, seed_index: int) -> np.ndarray:
+    """DRAWS x n swap indicators for the seed_index-th seed of a comparison (the same
+    for every comparison: drawing them once per analysis is most of its speed)."""
+    rng = np.random.default_rng([SEED, n, seed_index])
+    return rng.integers(0, 2, size=(DRAWS, n)).astype(float)
+
+
+@lru_cache(maxsize=64)
+def _resample(n: int, seed_index: int) -> np.ndarray:
+    """BOOT_DRAWS x n question indices, resampled with replacement (cached likewise)."""
+    return np.random.default_rng([SEED, n, seed_index, 1]).integers(0, n, size=(BOOT_DRAWS, n))
+
+
+def _binary(a: np.ndarray) -> bool:
+    return bool(np.all((a == 0.0) | (a == 1.0)))
 CONFIDENCE = 0.95
 
 
@@ -134,14 +157,12 @@ def _exact(rows: PairedRows, column: int = 0) -> tuple[float, list[int]]:
     return _binomial_p(higher, lower), [higher, lower]
 
 
-def _randomization(agg: Aggregate, rows: PairedRows, observed: float,
-                   rng: np.random.Generator) -> float:
+def _randomization(agg: Aggregate, rows: PairedRows, observed: float) -> float:
     assert agg.of_sums is not None
     stats = []
-    for x, y in zip(rows.a, rows.b, strict=True):
+    for s, (x, y) in enumerate(zip(rows.a, rows.b, strict=True)):
         n = len(x)
-        swap = rng.integers(0, 2, size=(DRAWS, n)).astype(float)
-        moved = swap @ (x - y)  # what the swapped questions take from A and give to B
+        moved = _swaps(n, s) @ (x - y)  # what the swapped questions take from A, give to B
         sa, sb = x.sum(axis=0) - moved, y.sum(axis=0) + moved
         stats.append(agg.of_sums(sa, n) - agg.of_sums(sb, n))
     with np.errstate(invalid="ignore"):
@@ -150,16 +171,33 @@ def _randomization(agg: Aggregate, rows: PairedRows, observed: float,
     return float((1 + np.sum(np.abs(null) >= abs(observed) - tol)) / (DRAWS + 1))
 
 
-def _bootstrap(agg: Aggregate, rows: PairedRows, rng: np.random.Generator
+def _seed_draws(agg: Aggregate, x: np.ndarray, y: np.ndarray, s: int, binary: bool,
+                rng: np.random.Generator) -> np.ndarray:
+    """BOOT_DRAWS resampled effects of one seed (its questions drawn with replacement)."""
+    n = len(x)
+    if binary and agg.name == "mean":
+        # A 0/1 pair is one of four cells; resampling n questions is a multinomial draw
+        # over them, and the effect is (A only - B only) / n: no n-wide arrays.
+        d = x[:, 0] - y[:, 0]
+        cells = [float((d > 0).mean()), float((d < 0).mean())]
+        counts = rng.multinomial(n, [*cells, max(0.0, 1.0 - sum(cells))], size=BOOT_DRAWS)
+        return (counts[:, 0] - counts[:, 1]) / n
+    idx = _resample(n, s)
+    if agg.of_sums is not None:
+        return agg.of_sums(x[idx].sum(axis=1), n) - agg.of_sums(y[idx].sum(axis=1), n)
+    idx = idx[:BOOT_DRAWS_PERCENTILE]
+    return agg.of_rows(x[idx]) - agg.of_rows(y[idx])
+
+
+def _bootstrap(agg: Aggregate, rows: PairedRows, binary: bool, rng: np.random.Generator
                ) -> tuple[float | None, float | None]:
-    per_seed = []
-    for x, y in zip(rows.a, rows.b, strict=True):
-        idx = rng.integers(0, len(x), size=(BOOT_DRAWS, len(x)))  # questions, resampled
-        per_seed.append(agg.of_rows(x[idx]) - agg.of_rows(y[idx]))
+    per_seed = [_seed_draws(agg, x, y, s, binary, rng)
+                for s, (x, y) in enumerate(zip(rows.a, rows.b, strict=True))]
     table = np.vstack(per_seed)  # seeds x draws
-    pick = rng.integers(0, len(per_seed), size=(BOOT_DRAWS, len(per_seed)))
+    b = table.shape[1]
+    pick = rng.integers(0, len(per_seed), size=(b, len(per_seed)))
     with np.errstate(invalid="ignore"):
-        draws = np.nanmean(table[pick, np.arange(BOOT_DRAWS)[:, None]], axis=1)
+        draws = np.nanmean(table[pick, np.arange(b)[:, None]], axis=1)
     draws = draws[np.isfinite(draws)]
     if not draws.size:
         return None, None
@@ -177,8 +215,7 @@ def paired_test(aggregate: str, rows: PairedRows) -> PairedTest:
     if effect is None or n == 0:
         return PairedTest(effect, None, None, 1.0, "none", n, rows.seeds)
     discordant = None
-    binary = all(np.isin(x, (0.0, 1.0)).all() and np.isin(y, (0.0, 1.0)).all()
-                 for x, y in zip(rows.a, rows.b, strict=True))
+    binary = all(_binary(x) and _binary(y) for x, y in zip(rows.a, rows.b, strict=True))
     if agg.test == "sign":
         p, discordant = _exact(rows)
         test = "sign"
@@ -186,9 +223,9 @@ def paired_test(aggregate: str, rows: PairedRows) -> PairedTest:
         p, discordant = _exact(rows)
         test = "mcnemar"
     else:
-        p = _randomization(agg, rows, effect, rng) if effect != 0 else 1.0
+        p = _randomization(agg, rows, effect) if effect != 0 else 1.0
         test = "randomization"
-    low, high = _bootstrap(agg, rows, rng)
+    low, high = _bootstrap(agg, rows, binary, rng)
     return PairedTest(effect, low, high, p, test, n, rows.seeds, discordant)
 
 
