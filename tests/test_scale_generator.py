@@ -13,7 +13,7 @@ from memory_bench.scenarios.script import Probe, Write
 
 SMOKE = {"facts": "12", "noise": "24", "updates": "4", "gate_empty": "3", "gate_short": "3",
          "gate_duplicate": "3", "gate_clean": "4", "reinforce_cells": "3",
-         "reinforce_queries": "2", "write_batch": "16"}
+         "reinforce_queries": "2", "write_batch": "16", "structured": "true"}
 
 
 def _scale(size: int, seed: int = 0, hard: float = 0.1, **extra: str):
@@ -70,8 +70,12 @@ def test_ids_sources_and_clock_do_not_tell_noise_kinds_apart_and_only_move_forwa
     _, script = _scale(400)
     noise = _noise(script)
     assert len({i.id for i in script.items()}) == len(script.items())
-    assert {i.source for i in noise} == {_noise(_base())[0].source}
-    assert all(re.fullmatch(r"bench-RUN-n-\d{4}", i.id) for i in noise)
+    base_items = _base().items()
+    # Noise ids have the base generators' form (prefix, 12 hex digits) and noise sources
+    # come from the pool every phase draws from: neither names the phase or the kind.
+    assert all(re.fullmatch(script.prefix + r"[0-9a-f]{12}", i.id) for i in script.items())
+    assert {i.source for i in noise} <= {i.source for i in base_items}
+    assert len({i.source for i in noise}) > 1
     stamps = [i.timestamp for i in script.items()]
     assert stamps == sorted(stamps) and len(set(stamps)) == len(stamps)
 

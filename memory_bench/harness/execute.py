@@ -15,7 +15,7 @@ from collections.abc import Callable, Collection
 from memory_bench.contract.answers import hit_problems, write_problems
 from memory_bench.contract.backend import Backend, ContractError
 from memory_bench.contract.capabilities import Capability
-from memory_bench.contract.items import Item
+from memory_bench.contract.items import Hit, Item
 from memory_bench.harness.resources import rss_bytes
 from memory_bench.results.model import Cleanup
 from memory_bench.results.records import (
@@ -50,6 +50,13 @@ def cleanup(backend: Backend, prefix: str) -> Cleanup:
         return Cleanup(ok=left == 0, prefix=prefix, removed=removed, left=left)
     except Exception as exc:
         return Cleanup(ok=False, prefix=prefix, error=f"{type(exc).__name__}: {exc}")
+
+
+def _reported_sources(hit: Hit) -> list[str]:
+    """Every source a hit reports: a merged cell's list, else its one source, else none."""
+    if hit.sources:
+        return [str(s) for s in hit.sources]
+    return [hit.source] if hit.source is not None else []
 
 
 class Execution:
@@ -130,6 +137,7 @@ class Execution:
         self._check(list(hit_problems(hits, k, self._was_written).values()))
         top = hits[0] if hits else None
         written = self.written.get(top.id) if top else None
+        expected = [self.written.get(i) for i in step.expected]
         self.records.probes.append(ProbeRecord(
             tag=step.tag, expected=list(step.expected),
             question=question_digest(step.question) if self.script.redact_questions
@@ -141,6 +149,9 @@ class Execution:
             top_timestamp=top.timestamp.isoformat() if top and top.timestamp else None,
             written_source=written.source if written else None,
             written_timestamp=written.timestamp.isoformat() if written else None,
+            hit_sources=[_reported_sources(h) for h in hits],
+            expected_sources=[e.source if e else None for e in expected],
+            expected_timestamps=[e.timestamp.isoformat() if e else None for e in expected],
         ))
 
     def _was_written(self, item_id: str) -> bool:

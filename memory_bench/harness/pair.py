@@ -23,7 +23,7 @@ from typing import Any
 
 from memory_bench.contract.backend import Backend, BackendContext
 from memory_bench.harness.execute import Execution
-from memory_bench.metrics.spec import compute_metrics
+from memory_bench.metrics.spec import compute_metrics, compute_outcomes
 from memory_bench.plugins.manager import LoadedPlugins, default_plugins
 from memory_bench.plugins.scenarios import GeneratorInfo
 from memory_bench.plugins.selection import BackendSelection, select_backends
@@ -167,13 +167,14 @@ def run_pair(
         gc.freeze()
         frozen = True
         bound = script.bind(spec.prefix)
-        caps = {c.value for c in sel.info.capabilities}
+        caps = {c.value for c in sel.capabilities}
         execution = Execution(bound, _opener(sel, spec, work), caps, on_tag=on_tag,
                               label=sel.label)
         gc.freeze()
         records = execution.run()
         run.cleanup = execution.close()
         run.metrics = compute_metrics(info.metrics, records, caps)
+        run.outcomes = compute_outcomes(info.metrics, records, caps)
         run.records = records
     except (Exception, SystemExit) as exc:
         run.status = "failed"

@@ -40,6 +40,7 @@ from memory_bench.plugins.selection import BackendSelection
 from memory_bench.results.io import now_iso, write_result
 from memory_bench.results.model import BackendEntry, PairRun, Result, ScenarioBlock
 from memory_bench.results.redact import redact_result, redact_run
+from memory_bench.scenarios.script import merge_exposure
 from memory_bench.scenarios.spec import ScenarioSpec
 
 __all__ = ["DEFAULT_TIMEOUT", "RunConfig", "new_run_id", "pair_prefix", "run_benchmark"]
@@ -86,9 +87,10 @@ def backend_entry(s: BackendSelection) -> BackendEntry:
     info = s.info
     return BackendEntry(
         label=s.label, spec=s.spec, name=info.name, version=info.version,
-        description=info.description, capabilities=sorted(c.value for c in info.capabilities),
+        description=info.description, capabilities=sorted(c.value for c in s.capabilities),
         options=dict(s.options), declared_options=[o.to_dict() for o in info.options],
         plugin=info.plugin, notes=list(info.notes), libraries=list(info.libraries),
+        reads=list(s.reads),
     )
 
 
@@ -145,6 +147,7 @@ def _pending(cfg: RunConfig, result: Result) -> list[Job]:
         script = generate_script(cfg.plugins, cfg.scenario.ref(), seed)
         result.scenario.data_hashes[str(seed)] = script.data_hash
         result.scenario.data_stats[str(seed)] = script.stats
+        result.scenario.exposure = merge_exposure(result.scenario.exposure, script.exposure())
         for index, sel in enumerate(cfg.selections):
             done = by_label[sel.label].run_for(seed)
             if done is None or not done.ok:

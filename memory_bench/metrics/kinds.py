@@ -2,7 +2,10 @@
 
 Each returns a function of the view, so a declaration reads as what it measures:
 ``recall_at(1, "probe")`` is the share of ``probe`` questions whose first hit
-answers them.
+answers them. The ``*_outcomes`` functions give the same metric question by
+question (see ``metrics/spec.py``): rows keyed by ``tag/key`` for probes (the
+key names the question within its seed), by item id for items, by cell for
+strengths and by call for writes.
 """
 
 from __future__ import annotations
@@ -12,15 +15,20 @@ from collections.abc import Callable
 
 import numpy as np
 
-from memory_bench.metrics.spec import RecordView, Value
+from memory_bench.metrics.spec import Outcomes, RecordView, Value
 from memory_bench.results.records import ProbeRecord
 
 __all__ = [
+    "answer_provenance",
+    "every_source",
+    "ingest_outcomes",
     "ingest_rate",
+    "latency_outcomes",
     "latency_percentile",
     "ndcg_at",
     "outranks",
     "paired_recall_ratio",
+    "probe_outcomes",
     "provenance",
     "ratio",
     "recall_all_at",
@@ -28,11 +36,75 @@ __all__ = [
     "recall_at",
     "reciprocal_rank",
     "refused",
+    "refused_outcomes",
+    "retention_outcomes",
     "still_ranked",
     "strength_delta",
+    "strength_outcomes",
 ]
 
 Compute = Callable[[RecordView], Value]
+Flag = Callable[[ProbeRecord], bool]
+
+
+def _key(p: ProbeRecord, i: int) -> str:
+    return f"{p.tag}/{p.key}" if p.key is not None else f"{p.tag}/#{i}"
+
+
+def _flags(flag: Flag, *tags: str) -> Compute:
+    """Share of the probes of ``tags`` for which ``flag`` holds."""
+    def f(v: RecordView) -> Value:
+        return _share([flag(p) for p in v.probes(*tags)])
+    return f
+
+
+def probe_outcomes(flag: Flag, *tags: str) -> Callable[[RecordView], Outcomes]:
+    """1.0 / 0.0 per probe of ``tags`` as ``flag`` holds: the rows of a share."""
+    def f(v: RecordView) -> Outcomes:
+        return {_key(p, i): (float(flag(p)),) for i, p in enumerate(v.probes(*tags))}
+    return f
+
+
+def hit_at(k: int) -> Flag:
+    """An expected id is within the first ``k`` hits."""
+    return lambda p: (p.best_rank(p.expected) or k + 1) <= k
+
+
+def wins(p: ProbeRecord) -> bool:
+    """An expected id outranks every ``outrank`` id (old absent, new present wins)."""
+    new, old = p.best_rank(p.expected), p.best_rank(p.outrank)
+    return new is not None and (old is None or new < old)
+
+
+def stale(p: ProbeRecord) -> bool:
+    """An ``outrank`` id is still in the top-k."""
+    return p.best_rank(p.outrank) is not None
+
+
+def names_its_own(p: ProbeRecord) -> bool:
+    """The top hit reports the source and timestamp written for the item it names."""
+    return (bool(p.returned) and p.top_source is not None and p.top_timestamp is not None
+            and p.top_source == p.written_source and p.top_timestamp == p.written_timestamp)
+
+
+def reports_the_answer(p: ProbeRecord) -> bool:
+    """The top hit reports the source and timestamp written for an expected item: the
+    newest value's, on an update probe. A stale hit (the old value's provenance), a
+    wrong one or none loses."""
+    if not p.returned or p.top_source is None or p.top_timestamp is None:
+        return False
+    return any(p.top_source == s and p.top_timestamp == t
+               for s, t in zip(p.expected_sources, p.expected_timestamps, strict=False)
+               if s is not None)
+
+
+def reports_every_source(p: ProbeRecord) -> bool:
+    """Every expected item's written source is among the sources reported by the first
+    ``len(expected)`` hits: a merged cell listing them all, or each item in its place.
+    Partial provenance (one source of two) loses."""
+    want = {s for s in p.expected_sources if s is not None}
+    got = {s for hit in p.hit_sources[:len(p.expected)] for s in hit}
+    return bool(want) and want <= got
 
 
 def _share(flags: list[bool]) -> Value:
@@ -41,9 +113,7 @@ def _share(flags: list[bool]) -> Value:
 
 def recall_at(k: int, *tags: str) -> Compute:
     """Share of the probes whose best-ranked expected id is within the first ``k``."""
-    def f(v: RecordView) -> Value:
-        return _share([(p.best_rank(p.expected) or k + 1) <= k for p in v.probes(*tags)])
-    return f
+    return _flags(hit_at(k), *tags)
 
 
 def ratio(numerator: Compute, denominator: Compute) -> Compute:
@@ -59,30 +129,47 @@ def ratio(numerator: Compute, denominator: Compute) -> Compute:
 def outranks(*tags: str) -> Compute:
     """An expected id outranks every ``outrank`` id: old absent and new present wins,
     new absent loses."""
-    def f(v: RecordView) -> Value:
-        wins = []
-        for p in v.probes(*tags):
-            new, old = p.best_rank(p.expected), p.best_rank(p.outrank)
-            wins.append(new is not None and (old is None or new < old))
-        return _share(wins)
-    return f
+    return _flags(wins, *tags)
 
 
 def still_ranked(*tags: str) -> Compute:
     """Share of the probes where an ``outrank`` id is still in the top-k (not erased)."""
-    def f(v: RecordView) -> Value:
-        return _share([p.best_rank(p.outrank) is not None for p in v.probes(*tags)])
-    return f
+    return _flags(stale, *tags)
 
 
 def provenance(*tags: str) -> Compute:
     """The top hit reports the source and timestamp written for the item it names."""
-    def f(v: RecordView) -> Value:
-        return _share([
-            bool(p.returned) and p.top_source is not None and p.top_timestamp is not None
-            and p.top_source == p.written_source and p.top_timestamp == p.written_timestamp
-            for p in v.probes(*tags)
-        ])
+    return _flags(names_its_own, *tags)
+
+
+def answer_provenance(*tags: str) -> Compute:
+    """The top hit reports the source and timestamp of an expected (the newest) item."""
+    return _flags(reports_the_answer, *tags)
+
+
+def every_source(*tags: str) -> Compute:
+    """Every source of a fact written more than once is reported (see reports_every_source)."""
+    return _flags(reports_every_source, *tags)
+
+
+def retention_outcomes(before: str, after: str) -> Callable[[RecordView], Outcomes]:
+    """(hit@1 before, hit@1 after) per question asked in both phases: the ``ratio``
+    aggregate of these rows is retention."""
+    hit = hit_at(1)
+
+    def f(v: RecordView) -> Outcomes:
+        late = {p.key: p for p in v.probes(after) if p.key is not None}
+        return {str(p.key): (float(hit(p)), float(hit(late[p.key])))
+                for p in v.probes(before) if p.key in late}
+    return f
+
+
+def refused_outcomes(tag: str, *, accept: tuple[str, ...], among_accept: bool
+                     ) -> Callable[[RecordView], Outcomes]:
+    """1.0 per refused item, 0.0 per accepted one, keyed by item id (see refused)."""
+    def f(v: RecordView) -> Outcomes:
+        return {i.id: (float(not i.accepted),) for i in v.items(tag)
+                if (i.category in accept) == among_accept}
     return f
 
 
@@ -103,6 +190,36 @@ def strength_delta(tag: str, before: str = "before", after: str = "after") -> Co
         deltas = [late[s.id] - s.value for s in readings
                   if s.label == before and s.value is not None and late.get(s.id) is not None]
         return float(np.mean(deltas)) if deltas else None
+    return f
+
+
+def strength_outcomes(tag: str, before: str = "before", after: str = "after"
+                      ) -> Callable[[RecordView], Outcomes]:
+    """after - before per reinforced cell (the n-th reading of an id is its n-th cell)."""
+    def f(v: RecordView) -> Outcomes:
+        readings = v.strengths(tag)
+        late = {s.id: s.value for s in readings if s.label == after}
+        return {s.id: (late[s.id] - s.value,) for s in readings
+                if s.label == before and s.value is not None and late.get(s.id) is not None}
+    return f
+
+
+def latency_outcomes(*tags: str) -> Callable[[RecordView], Outcomes]:
+    """Each query's latency in milliseconds, keyed by phase and question."""
+    def f(v: RecordView) -> Outcomes:
+        return {_key(p, i): (p.latency_ms,) for i, p in enumerate(v.probes(*tags))}
+    return f
+
+
+def ingest_outcomes(*tags: str) -> Callable[[RecordView], Outcomes]:
+    """(items, seconds) per write call, keyed by phase and call number."""
+    def f(v: RecordView) -> Outcomes:
+        counts: dict[str, int] = {}
+        out: Outcomes = {}
+        for w in v.writes(*tags):
+            n = counts[w.tag] = counts.get(w.tag, 0) + 1
+            out[f"{w.tag}/{n}"] = (float(w.items), w.seconds)
+        return out
     return f
 
 

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from memory_bench.metrics.spec import category_key, split_key
-from memory_bench.render.format import cell, run_counts
+from memory_bench.render.format import STRUCTURED, cell, row_label, run_counts
+from memory_bench.render.sections import measured
 from memory_bench.results.model import Result
 
 __all__ = ["render_table"]
@@ -40,17 +41,21 @@ def render_table(result: Result) -> str:
     """Plain-text table: a row per backend, mean ± 95% CI half-width per metric
     declared for the terminal; then, where metrics are declared per category, a row
     per backend and category."""
-    metrics = [m for m in result.metrics if m.terminal]
+    metrics = measured(result, [m for m in result.metrics if m.terminal])
     header = ["backend", "runs ok"] + [m.label for m in metrics]
     rows = [header]
     for b in result.backends:
-        rows.append([b.label, run_counts(b)] + [cell(b.summary.get(m.name), m) for m in metrics])
+        rows.append([row_label(result, b), run_counts(b)]
+                    + [cell(b.summary.get(m.name), m) for m in metrics])
     lines = [*_grid(rows), *_by_category(result)]
     lines.append("")
     lines.append(
         f"scenario {result.scenario.name} · {len(result.seeds)} seed(s) · mean ± half-width "
         "of the 95% t-interval · — = not supported by the backend"
     )
+    if any(b.structure_used(result.scenario) for b in result.backends):
+        lines.append(f"{STRUCTURED}: the row read the item tags this structured scenario "
+                     "wrote; not comparable with text-only rows")
     for b in result.backends:
         for r in b.runs:
             if not r.ok:

@@ -30,6 +30,10 @@ class ProbeRecord:
     ``top_*`` is what the backend reported for its top hit; ``written_*`` is what
     the harness wrote for the item that hit names (None when the id is unknown).
     ``outrank``: ids the expected ones should beat (an update's old value).
+    ``hit_sources``: every source each returned hit reports (a merged cell may
+    report several), aligned with ``returned``; ``expected_sources`` and
+    ``expected_timestamps``: what the harness wrote for each expected id, so that
+    provenance can be scored against the answer, not only against the top hit.
     """
 
     tag: str
@@ -45,6 +49,9 @@ class ProbeRecord:
     top_timestamp: str | None = None
     written_source: str | None = None
     written_timestamp: str | None = None
+    hit_sources: list[list[str]] = field(default_factory=list)
+    expected_sources: list[str | None] = field(default_factory=list)
+    expected_timestamps: list[str | None] = field(default_factory=list)
 
     def rank(self, item_id: str | None) -> int | None:
         """1-based rank of ``item_id`` in the returned ids, or None."""
@@ -70,7 +77,18 @@ class ProbeRecord:
             top_source=r.opt_str("top_source"), top_timestamp=r.opt_str("top_timestamp"),
             written_source=r.opt_str("written_source"),
             written_timestamp=r.opt_str("written_timestamp"),
+            hit_sources=r.list("hit_sources", _strings, default=[]),
+            expected_sources=r.list("expected_sources", _opt_string, default=[]),
+            expected_timestamps=r.list("expected_timestamps", _opt_string, default=[]),
         )
+
+
+def _strings(r: Reader) -> list[str]:
+    return [x._check_self(lambda v: isinstance(v, str), "a string") for x in r.items()]
+
+
+def _opt_string(r: Reader) -> str | None:
+    return r._check_self(lambda v: v is None or isinstance(v, str), "a string or null")
 
 
 @dataclass

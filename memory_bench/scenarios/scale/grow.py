@@ -9,9 +9,10 @@ The base script's interference phase (its ``interfere`` writes) is replaced by
 - the others are the base's own noise items, spread evenly, and **renamed
   copies** of them (every name token fresh), the base items taken in turn.
 
-Every noise item gets the base noise's id stem and source (``bench-RUN-n-…``,
-``bench-RUN-n``), numbered in write order, so neither id nor source tells a
-near miss from other noise. Timestamps run one minute apart from the last item
+Every noise item gets an opaque id (the script's prefix and a seeded random
+token, as the base generators make them) and a source drawn from the sources the
+base script's items use, so neither id nor source tells a near miss from other
+noise, or noise from a fact. Timestamps run one minute apart from the last item
 before the phase, and every later item keeps its distance from the phase's end,
 so the logical clock still only moves forward. Nothing else in the script
 changes: the same facts, questions, updates, gate and reinforcement.
@@ -22,7 +23,6 @@ from __future__ import annotations
 import gc
 import hashlib
 import random
-import re
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -36,7 +36,6 @@ from memory_bench.scenarios.script import Probe, Script, ScriptError, Step, Writ
 __all__ = ["GrowStats", "grow"]
 
 _MINUTE = timedelta(minutes=1)
-_NUMBER = re.compile(r"\d+$")
 
 
 @dataclass
@@ -125,8 +124,16 @@ def _grow(script: Script, *, size: int, hard_share: float, seed: int, write_batc
     templates = [space.template(i.text, i.tags) for i in base_noise]
 
     first = base_noise[0]
-    stem = _NUMBER.sub("", first.id)
-    width = max(4, len(str(noise_n - 1)))
+    ids = {i.id for i in script.items()}
+    sources = list(dict.fromkeys(i.source for i in script.items()))
+    id_rng = random.Random(f"memory-bench/scale/ids/{seed}")
+
+    def new_id() -> str:
+        while True:
+            candidate = f"{script.prefix}{id_rng.getrandbits(48):012x}"
+            if candidate not in ids:
+                ids.add(candidate)
+                return candidate
     before = [i for s in steps[:start] if isinstance(s, Write) for i in s.items]
     t0 = max(i.timestamp for i in before) if before else first.timestamp - _MINUTE
     made: list[Item] = []
@@ -157,7 +164,7 @@ def _grow(script: Script, *, size: int, hard_share: float, seed: int, write_batc
             text, tags = space.renamed(templates[next_template % len(templates)], taken)
             next_template += 1
         taken.add(text)
-        it = Item(id=f"{stem}{j:0{width}d}", text=text, source=first.source,
+        it = Item(id=new_id(), text=text, source=id_rng.choice(sources),
                   timestamp=t0 + (j + 1) * _MINUTE, region=first.region, tags=tags)
         made.append(it)
         digest.update("\x1f".join((it.id, text, *tags, "\x1e")).encode())

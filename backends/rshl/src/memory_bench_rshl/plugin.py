@@ -44,7 +44,10 @@ OPTIONS = [
            minimum=0.0, maximum=1.0),
     Option("supersede", str, "auto",
            "supersession key: auto (tags when present, else text), tags, text, off",
-           choices=("auto", "tags", "text", "off")),
+           choices=("auto", "tags", "text", "off"),
+           # auto and tags read the subject:/relation: tags when a (structured) scenario
+           # writes them: the report then marks the row [structured].
+           reads={"auto": ("tags",), "tags": ("tags",)}),
     Option("superseded_factor", float, 0.5, "similarity multiplier of a superseded cell",
            minimum=0.0, maximum=1.0),
     Option("show_superseded", bool, True,
