@@ -9,7 +9,7 @@ cache: *today* is the tree of ``--base`` (default: main when issue 14 was
 filed, torch runtime), extracted with ``git archive`` and run from this venv
 by putting it first on ``PYTHONPATH``; *new* is this checkout. Each side runs
 ``make bench``'s work: ``memory-bench run --scenario default --seeds 5 --save``
-with the backends of its own Makefile's ``BENCH_BACKENDS``, in a scratch
+with the backends of today's Makefile's ``BENCH_BACKENDS`` (both sides), in a scratch
 directory (nothing is written under this checkout's ``reports/``). Every
 backend call is timed by ``timed_cli.py``.
 
@@ -28,7 +28,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import resource
 import shutil
 import statistics
@@ -38,6 +37,8 @@ import tarfile
 import tempfile
 import time
 from pathlib import Path
+
+from makefile_vars import bench_backends
 
 ROOT = Path(__file__).resolve().parent.parent
 BASELINE = "23da9c9"  # main when issue 14 was filed: torch embedder, chroma imported per pair
@@ -71,12 +72,6 @@ def _pythonpath(tree: Path) -> str:
     return os.pathsep.join(str(p) for p in parts)
 
 
-def _bench_backends(tree: Path) -> list[str]:
-    text = (tree / "Makefile").read_text()
-    m = re.search(r"^BENCH_BACKENDS\s*:?=\s*(.+)$", text, re.M)
-    if not m:
-        raise SystemExit(f"no BENCH_BACKENDS in {tree / 'Makefile'}")
-    return m.group(1).split()
 
 
 class Side:
@@ -169,8 +164,12 @@ def main() -> int:
         common = ["run", "--scenario", "default", "--seeds", str(args.seeds), "--quiet",
                   "--cache-dir", str(cache)]
 
+        # Both sides run today's matrix (the issue's "7 backends x 5 seeds"), not each
+        # Makefile's own list: backends added since would make the new side do more work.
+        matrix = bench_backends(today.tree)
+
         def bench_args(side: Side, out: Path) -> list[str]:
-            backends = [a for b in _bench_backends(side.tree) for a in ("--backend", b)]
+            backends = [a for b in matrix for a in ("--backend", b)]
             return [*common, "--save", *backends, "--out", str(out)]
 
         # Warm the shared cache (torch and onnx share its rows) and the ONNX export.
@@ -202,7 +201,7 @@ def main() -> int:
         if args.also_runtime:
             work = scratch / "also"
             work.mkdir()
-            specs = _with_runtime(_bench_backends(new.tree), args.also_runtime)
+            specs = _with_runtime(matrix, args.also_runtime)
             wall, cpu = new.run([*common, "--save", *(a for b in specs for a in ("--backend", b)),
                                  "--out", str(work / "r.json")], work)
             also = {"runtime": args.also_runtime, "wall_s": wall, "cpu_s": cpu}

@@ -23,13 +23,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+from makefile_vars import bench_backends as makefile_bench_backends
 
 ROOT = Path(__file__).resolve().parent.parent
 MB = Path(sys.executable).parent / "memory-bench"
@@ -39,11 +40,7 @@ TIMING = {"latency_p50_ms", "latency_p95_ms", "ingest_items_per_s"}
 
 def bench_backends() -> list[str]:
     """BENCH_BACKENDS from the Makefile: the matrix ``make bench`` runs."""
-    text = (ROOT / "Makefile").read_text(encoding="utf-8")
-    m = re.search(r"^BENCH_BACKENDS\s*:?=\s*(.+)$", text, re.MULTILINE)
-    if m is None:
-        raise SystemExit("benchmarks/dask_speed.py: no BENCH_BACKENDS line in the Makefile")
-    return m.group(1).split()
+    return makefile_bench_backends(ROOT)
 
 
 def run(args: list[str], cwd: Path) -> float:

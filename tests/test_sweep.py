@@ -10,7 +10,7 @@ import pytest
 
 SMOKE = ["facts=12", "noise=24", "updates=4", "gate_empty=3", "gate_short=3",
          "gate_duplicate=3", "gate_clean=4", "reinforce_cells=3", "reinforce_queries=2",
-         "write_batch=16"]
+         "write_batch=16", "structured=true"]  # the fakes find items by their tags
 SETS = [a for s in SMOKE for a in ("--set", s)]
 
 
