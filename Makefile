@@ -47,8 +47,9 @@ bench-natural: venv
 # LoCoMo is not shipped (CC BY-NC 4.0): get data/locomo10.json from
 # github.com/snap-research/LoCoMo and give its path, relative so that the result holds no
 # absolute path: make bench-locomo LOCOMO=../data/locomo10.json
-# faiss-rag:supersede=tags is left out: LoCoMo items carry no tags, so it is faiss-rag.
-LOCOMO_BACKENDS := rshl faiss-rag faiss-rag-recency chroma bm25 neural-memory
+# The rule-gate row is left out: the protocol writes no gate set here (there is nothing to
+# refuse), so it would be faiss-rag again.
+LOCOMO_BACKENDS := rshl faiss-rag faiss-rag-recency chroma qdrant mem0 bm25 neural-memory
 
 bench-locomo: venv
 	@test -n "$(LOCOMO)" || { echo "make bench-locomo: give LOCOMO=path/to/locomo10.json" >&2; exit 2; }
