@@ -9,7 +9,7 @@ BACKEND_PROJECTS := $(sort $(wildcard backends/*/pyproject.toml))
 BACKEND_DIRS := $(patsubst %/pyproject.toml,%,$(BACKEND_PROJECTS))
 TORCH := torch==2.13.0
 
-.PHONY: venv test bench bench-natural bench-locomo sweep lint clean-venv
+.PHONY: venv test bench bench-natural bench-encoder bench-locomo sweep lint clean-venv
 
 venv: $(STAMP)
 
@@ -41,15 +41,25 @@ BENCH_RUN = $(VENV)/bin/memory-bench run --seeds $(BENCH_SEEDS) --no-cache --sav
 bench: venv
 	$(BENCH_RUN) --scenario hard
 
+# The same-encoder control: the lattice over the shared embedder (same model, runtime and
+# cache as faiss-rag). bench-natural carries the two rows; bench-encoder pairs them on hard
+# with lexical rshl and faiss-rag (make bench's hard table has neither).
+ENCODER_BACKENDS := rshl:encoder=hybrid rshl:encoder=dense
+
 bench-natural: venv
-	$(BENCH_RUN) --scenario natural
+	$(BENCH_RUN) $(foreach b,$(ENCODER_BACKENDS),--backend $(b)) --scenario natural
+
+bench-encoder: venv
+	$(VENV)/bin/memory-bench run --seeds $(BENCH_SEEDS) --no-cache --save $(BENCH_EXECUTOR) \
+	  $(foreach b,$(ENCODER_BACKENDS) rshl faiss-rag,--backend $(b)) --scenario hard
 
 # LoCoMo is not shipped (CC BY-NC 4.0): get data/locomo10.json from
 # github.com/snap-research/LoCoMo and give its path, relative so that the result holds no
 # absolute path: make bench-locomo LOCOMO=../data/locomo10.json
 # The rule-gate row is left out: the protocol writes no gate set here (there is nothing to
 # refuse), so it would be faiss-rag again.
-LOCOMO_BACKENDS := rshl faiss-rag faiss-rag-recency chroma qdrant mem0 bm25 neural-memory
+LOCOMO_BACKENDS := rshl $(ENCODER_BACKENDS) faiss-rag faiss-rag-recency chroma qdrant mem0 bm25 \
+  neural-memory
 
 bench-locomo: venv
 	@test -n "$(LOCOMO)" || { echo "make bench-locomo: give LOCOMO=path/to/locomo10.json" >&2; exit 2; }
