@@ -25,7 +25,13 @@ none is taken), and records, from the scenario's answer key:
   to merge (Jaccard >= ``merge_jaccard``): its similarity, positive if the write
   is a ``near_duplicate`` gate item, negative otherwise. Without positives (the
   default and natural scenarios have none), the data only bound the merge
-  threshold from below: it must exceed every negative.
+  threshold from below: it must exceed every negative;
+- since neither scenario has such pairs, edits of the first seeds' facts
+  stand in for them (``merge_edits``): a fact with its last content word dropped
+  (a restatement with less detail: should merge) and with that word replaced by
+  another fact's (a new value: must not), kept when their content-word Jaccard
+  is >= ``merge_jaccard``, i.e. when the merge threshold decides. The share of
+  each accepted at every threshold is printed.
 
 The weight is chosen first (highest mean recall@1 over the scenarios), then both
 thresholds at that weight, for lexical, dense and hybrid similarity alike.
@@ -37,6 +43,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import tempfile
 from collections.abc import Sequence
@@ -48,7 +55,7 @@ import numpy as np
 from memory_bench_embed import embedder_from_options, embedding_options
 from memory_bench_rshl import Lattice, LatticeConfig, Record
 from memory_bench_rshl.backend import embedding_identity
-from memory_bench_rshl.encoder import content_stems
+from memory_bench_rshl.encoder import STOP_WORDS, content_stems
 from memory_bench_rshl.encoding import make_encoder
 from memory_bench_rshl.gate import jaccard
 
@@ -190,6 +197,73 @@ def merging(obs: Sequence[Observations], kind: str, w: float) -> dict[str, Any]:
             "positives": len(pos), "min_positive": min(pos) if pos else None}
 
 
+_WORD = re.compile(r"[A-Za-z]+")
+MERGE_THRESHOLDS = tuple(round(0.80 + 0.01 * i, 2) for i in range(19))  # 0.80..0.98
+
+
+def _edits(facts: Sequence[str], merge_jaccard: float) -> tuple[list[tuple[str, str]],
+                                                                 list[tuple[str, str]]]:
+    """(restatements, new values) of ``facts``: see the module docstring."""
+    keep, change = [], []
+    for j, text in enumerate(facts):
+        words = [m for m in _WORD.finditer(text) if m.group().lower() not in STOP_WORDS]
+        if len(words) < 5:
+            continue
+        last, stems = words[-1], content_stems(text)
+        dropped = " ".join((text[: last.start()] + text[last.end():]).split())
+        if jaccard(stems, content_stems(dropped)) >= merge_jaccard:
+            keep.append((text, dropped))
+        other = [w for w in _WORD.findall(facts[(j + 7) % len(facts)])
+                 if w.lower() not in STOP_WORDS and w.lower() not in text.lower()]
+        if other:
+            changed = text[: last.start()] + other[-1] + text[last.end():]
+            if jaccard(stems, content_stems(changed)) >= merge_jaccard:
+                change.append((text, changed))
+    return keep, change
+
+
+def merge_edits(plugins: Any, scenario: str, seeds: Sequence[int], embedder: Any,
+                merge_jaccard: float, w: float) -> dict[str, Any]:
+    """Share of restatements and of new values each encoder's similarity would merge."""
+    spec = load_scenario(scenario, {}, registry=plugins.scenarios)
+    pairs: dict[str, list[tuple[Lattice, str, str]]] = {"restatement": [], "new_value": []}
+    for seed in seeds:
+        script = generate_script(plugins, spec.ref(), seed).bind(f"bench-calib-s{seed}-")
+        facts = [i.text for i in next(s for s in script.steps if isinstance(s, Write)).items]
+        lat = _lattice(embedder, merge_jaccard)  # for the IDF counts of the seed's facts
+        for text in facts:
+            lat.stats.add(lat.encoder.features(text))
+        for name, got in zip(pairs, _edits(facts, merge_jaccard), strict=True):
+            pairs[name] += [(lat, a, b) for a, b in got]
+    out: dict[str, Any] = {}
+    for name, got in pairs.items():
+        encs = [(lt.encoder.query_encoding(a, lt.stats), lt.encoder.query_encoding(b, lt.stats))
+                for lt, a, b in got]
+        lex = np.array([_cos(x.lexical, y.lexical) for x, y in encs])
+        den = np.array([_cos(x.dense, y.dense) for x, y in encs])
+        out[name] = {"pairs": len(got), **{
+            k: {f"{t:.2f}": float(np.mean(_sim(lex, den, k, w) >= t)) if got else None
+                for t in MERGE_THRESHOLDS}
+            for k in ("lexical", "dense", "hybrid")}}
+    return out
+
+
+def merge_threshold(edits: dict[str, dict[str, Any]], kind: str) -> float:
+    """The smallest threshold at which ``kind`` merges no larger share of the new-value
+    edits (pooled over scenarios) than the lexical encoder at its design value 0.90."""
+    def share(k: str, t: float) -> float:
+        rows = [e["new_value"] for e in edits.values() if e["new_value"]["pairs"]]
+        n = sum(r["pairs"] for r in rows)
+        return sum(r["pairs"] * r[k][f"{t:.2f}"] for r in rows) / n if n else 0.0
+
+    bound = share("lexical", 0.90)
+    return next((t for t in MERGE_THRESHOLDS if share(kind, t) <= bound), MERGE_THRESHOLDS[-1])
+
+
+def _cos(a: np.ndarray, b: np.ndarray) -> float:
+    return float(a @ b / (np.linalg.norm(a) * np.linalg.norm(b)))
+
+
 def _mean(xs: Sequence[bool]) -> float | None:
     return sum(xs) / len(xs) if xs else None
 
@@ -211,18 +285,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     raw = dict(kv.split("=", 1) for kv in args.embed)
     options = resolve_options("rshl", embedding_options(), {"cache_queries": "true", **raw})
     plugins = load_plugins(autoload=True)
-    defaults = LatticeConfig()
+    mj = LatticeConfig().merge_jaccard
     with tempfile.TemporaryDirectory() as work:
         ctx = BackendContext(Path(work), 0, "calib", cache_dir=default_cache_dir())
         embedder = embedder_from_options(options, ctx)
         try:
-            obs = {s: collect(plugins, s, seeds, embedder, defaults.merge_jaccard)
-                   for s in scenarios}
+            obs = {s: collect(plugins, s, seeds, embedder, mj) for s in scenarios}
+            recall = {s: {w: _mean(o.hits[w]) for w in WEIGHTS} for s, o in obs.items()}
+            weight = max(WEIGHTS, key=lambda w: (sum(recall[s][w] or 0.0 for s in scenarios),
+                                                 -w))
+            edits = {s: merge_edits(plugins, s, list(seeds)[:3], embedder, mj, weight)
+                     for s in scenarios}
         finally:
             embedder.close()
-    recall = {s: {w: _mean(o.hits[w]) for w in WEIGHTS} for s, o in obs.items()}
     wins = {s: {w: _mean(o.wins[w]) for w in WEIGHTS} for s, o in obs.items()}
-    weight = max(WEIGHTS, key=lambda w: (sum(recall[s][w] or 0.0 for s in scenarios), -w))
     out: dict[str, Any] = {
         "scenarios": scenarios, "seeds": list(seeds), "embedding": embedding_identity(embedder),
         "recall1_by_weight": recall, "update_win_by_weight": wins, "dense_weight": weight,
@@ -230,6 +306,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                          for k in ("lexical", "dense", "hybrid")},
         "merging": {k: merging(list(obs.values()), k, weight)
                     for k in ("lexical", "dense", "hybrid")},
+        "merge_edits": edits,
+        "merge_cosine": {k: merge_threshold(edits, k) for k in ("lexical", "dense", "hybrid")},
     }
     _print(out)
     if args.out:
@@ -263,6 +341,17 @@ def _print(out: dict[str, Any]) -> None:
               f"{c['right']} | {c['wrong']} | {c['missed']} | {s['reachable_updates']} | "
               f"{s['unreachable_updates']} | {m['negatives']} | {_fmt(m['max_negative'])} | "
               f"{m['positives']} | {_fmt(m['min_positive'])} |")
+    shown = [t for t in MERGE_THRESHOLDS if round(t * 100) % 5 == 0 or t in (0.92, 0.93)]
+    print("\nmerge edits (first 3 seeds): share merged at each similarity threshold")
+    print("| edits | pairs | encoder | " + " | ".join(f"{t:.2f}" for t in shown) + " |")
+    print("|---|---|---|" + "---|" * len(shown))
+    for s, e in out["merge_edits"].items():
+        for name, r in e.items():
+            for k in ("lexical", "dense", "hybrid") if r["pairs"] else ():
+                print(f"| {s} {name} | {r['pairs']} | {k} | "
+                      + " | ".join(f"{r[k][f'{t:.2f}']:.2f}" for t in shown) + " |")
+    print("\nmerge_cosine matching lexical's share of merged new values at 0.90: "
+          + ", ".join(f"{k} {t:.2f}" for k, t in out["merge_cosine"].items()))
 
 
 if __name__ == "__main__":
