@@ -15,8 +15,8 @@ ENCODERS = ("lexical", "dense", "hybrid")
 # from every published seed (backends/rshl/README.md, "Calibration").
 CALIBRATED: dict[str, dict[str, float]] = {
     "lexical": {"merge_cosine": 0.90, "supersede_text_cosine": 0.25},
-    "dense": {"merge_cosine": 0.90, "supersede_text_cosine": 0.25},
-    "hybrid": {"merge_cosine": 0.90, "supersede_text_cosine": 0.25},
+    "dense": {"merge_cosine": 0.90, "supersede_text_cosine": 0.59},
+    "hybrid": {"merge_cosine": 0.90, "supersede_text_cosine": 0.45},
 }
 
 
@@ -27,7 +27,7 @@ class LatticeConfig:
     dim: int = 4096
     seed: int = 0
     encoder: str = "lexical"  # lexical, dense or hybrid (encoding.py)
-    dense_weight: float = 0.5  # hybrid: share of the dense cosine in the similarity
+    dense_weight: float = 0.65  # hybrid: share of the dense cosine in the similarity
     # encoder feature weights (before IDF)
     adjacent_weight: float = 1.2  # bound pair of neighbouring content words
     pair_weight: float = 0.5  # bound pair two or three content words apart

@@ -61,7 +61,7 @@ OPTIONS = [
            "lexical = model-free random indexing (numpy only); dense = the shared embedder's "
            "vector (same model, runtime and cache as faiss-rag): SimHash code, exact cosine; "
            "hybrid = weighted bundle of both", choices=ENCODERS, check=_encoder_available),
-    Option("dense_weight", float, 0.5, "encoder=hybrid: share of the dense cosine in the "
+    Option("dense_weight", float, 0.65, "encoder=hybrid: share of the dense cosine in the "
            "similarity, (1 - w) lexical + w dense", minimum=0.0, maximum=1.0),
     Option("path", str, None, "lattice directory used as a live store (default: the workdir)",
            check=_store_path),
