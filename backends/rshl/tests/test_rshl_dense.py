@@ -94,8 +94,12 @@ def test_the_lattice_mechanisms_run_unchanged_on_dense_vectors(embedder, facts, 
     out = lat.write([rec("t-g-0000", "  ", 20), rec("t-g-0001", "too short", 21),
                      rec("t-g-0002", facts[0][0], 22)])
     assert [o.reason for o in out] == ["empty", "too_short", "duplicate"]
-    # text-only supersession with the dense similarity: the new employer links to the old
-    new = lat.write([rec("t-e2-0000", "Mara Olsen now works for Globex Shipping.", 30)])[0]
+    # text-only supersession with the dense similarity and its calibrated threshold (0.59):
+    # another fact about the same person is not an update; the new employer is
+    assert lat.config.supersede_text_cosine == 0.59
+    other = lat.write([rec("t-e3-0000", "Mara Olsen collects antique maps of the Baltic.", 29)])
+    assert other[0].accepted and other[0].supersedes is None
+    new = lat.write([rec("t-e2-0000", "Mara Olsen now works for Initech.", 30)])[0]
     assert new.supersedes == "t-e1-0000"
     top = lat.query("Who does Mara Olsen work for?", 3)
     assert [h.id for h in top[:2]] == ["t-e2-0000", "t-e1-0000"]
