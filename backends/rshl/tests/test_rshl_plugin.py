@@ -126,6 +126,17 @@ def test_thresholds_follow_the_encoder_unless_given() -> None:
                                                    "supersede_cosine": "0.4"})
     config = config_from_options(given)
     assert (config.merge_cosine, config.supersede_text_cosine) == (0.5, 0.4)
+    # the result's manifest records the thresholds that ran, given or calibrated
+    ran = info.manifest(given)
+    assert ran["similarity"] == {"encoder": "dense", "merge_cosine": 0.5,
+                                 "supersede_cosine": 0.4}
+    assert ran["embedding_model"]["name"] == "all-MiniLM-L6-v2"
+    hybrid = info.manifest(resolve_options("rshl", info.options, {"encoder": "hybrid"}))
+    assert hybrid["similarity"] == {"encoder": "hybrid", "dense_weight": 0.65,
+                                    **{"merge_cosine": CALIBRATED["hybrid"]["merge_cosine"],
+                                       "supersede_cosine":
+                                       CALIBRATED["hybrid"]["supersede_text_cosine"]}}
+    assert "embedding_model" not in info.manifest(resolve_options("rshl", info.options, {}))
     # the embedding options are the shared embedder's, as faiss-rag declares them
     from memory_bench_embed import embedding_options
 

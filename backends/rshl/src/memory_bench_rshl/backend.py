@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from memory_bench import BackendContext, Hit, Item, WriteResult
-from memory_bench_rshl.config import CALIBRATED, LatticeConfig
+from memory_bench_rshl.config import LatticeConfig, threshold
 from memory_bench_rshl.encoding import TextEncoder, make_encoder
 from memory_bench_rshl.lattice import Lattice, Record
 from memory_bench_rshl.persist import StoreLock, is_lattice_dir, recover
@@ -24,8 +24,7 @@ _FIELDS = ("dim", "seed", "encoder", "dense_weight", "min_words", "merge_cosine"
 
 def _calibrated(options: dict[str, Any], option: str, field: str) -> float:
     """The option's value, or the encoder's calibrated one when it is unset (None)."""
-    value = options.get(option)
-    return float(CALIBRATED[options["encoder"]][field] if value is None else value)
+    return threshold(options["encoder"], field, options.get(option))
 
 
 def config_from_options(options: dict[str, Any]) -> LatticeConfig:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields
 from typing import Any
 
-__all__ = ["CALIBRATED", "ENCODERS", "SUPERSEDE_MODES", "LatticeConfig"]
+__all__ = ["CALIBRATED", "ENCODERS", "SUPERSEDE_MODES", "LatticeConfig", "threshold"]
 
 SUPERSEDE_MODES = ("auto", "tags", "text", "off")
 ENCODERS = ("lexical", "dense", "hybrid")
@@ -20,6 +20,11 @@ CALIBRATED: dict[str, dict[str, float]] = {
     "dense": {"merge_cosine": 0.97, "supersede_text_cosine": 0.59},
     "hybrid": {"merge_cosine": 0.95, "supersede_text_cosine": 0.45},
 }
+
+
+def threshold(encoder: str, field: str, given: float | None) -> float:
+    """``given``, or the encoder's calibrated value of ``field`` when it is None."""
+    return float(CALIBRATED[encoder][field] if given is None else given)
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from typing import Any
 
 from memory_bench import BackendContext, Option, hookimpl
 from memory_bench_rshl import __version__ as VERSION
-from memory_bench_rshl.config import CALIBRATED, ENCODERS
+from memory_bench_rshl.config import CALIBRATED, ENCODERS, threshold
 
 try:  # light: numpy and sqlite3; the model loads with the first embedder
     import memory_bench_embed as _embed
@@ -137,10 +137,22 @@ def _preload(options: dict[str, Any], cache_dir: Any) -> None:
 
 
 def _manifest(options: dict[str, Any]) -> dict[str, Any]:
-    """The embedding model (and runtime) a dense or hybrid lattice encodes with."""
+    """The thresholds that ran (an unset option is the encoder's calibrated value, which
+    the recorded options do not show), and the embedding model of a dense or hybrid
+    lattice."""
+    encoder = options.get("encoder", "lexical")
+    ran: dict[str, Any] = {
+        "encoder": encoder,
+        "merge_cosine": threshold(encoder, "merge_cosine", options.get("merge_cosine")),
+        "supersede_cosine": threshold(encoder, "supersede_text_cosine",
+                                      options.get("supersede_cosine")),
+    }
+    if encoder == "hybrid":
+        ran["dense_weight"] = float(options["dense_weight"])
+    out: dict[str, Any] = {"similarity": ran}
     if _semantic(options) and _embed is not None:
-        return dict(_embed.backend_manifest(options))
-    return {}
+        out.update(_embed.backend_manifest(options))
+    return out
 
 
 @hookimpl
