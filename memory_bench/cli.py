@@ -1,10 +1,12 @@
 """The ``memory-bench`` command: parses arguments and delegates; no logic of its own.
 
 Exit status: 0 success; 1 a run finished but some pairs failed (or left items
-behind in a store), or it failed outside a pair, or an unexpected error (one
-line; ``MEMORY_BENCH_DEBUG=1`` shows the traceback); 2 bad input (one line on
-stderr, nothing written), argparse's errors included; 130 interrupted (the
-message says whether the result file holds finished pairs to ``--resume``).
+behind in a store, or a run of every backend lacked a plugin that failed to
+load), or ``check`` found a broken promise, or it failed outside a pair, or an
+unexpected error (one line; ``MEMORY_BENCH_DEBUG=1`` shows the traceback); 2 bad
+input (one line on stderr, nothing written), argparse's errors included; 130
+interrupted (the message says whether the result file holds finished pairs to
+``--resume``).
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from typing import Any, NoReturn
 
 from memory_bench import __version__
 from memory_bench.contract.options import OptionError
-from memory_bench.harness.executors import EXECUTORS
+from memory_bench.harness.executors import EXECUTORS, ExecutorError
 from memory_bench.harness.isolation import DEFAULT_TIMEOUT, ISOLATION_MODES
 from memory_bench.harness.livestore import StaleStoreError
 from memory_bench.harness.lock import ResultLock, RunLockError, held_by
@@ -42,13 +44,16 @@ from memory_bench.results.paths import (
     reserve_report_paths,
     unique_report_paths,
 )
+from memory_bench.scenarios.datasets.common import DatasetError
 from memory_bench.scenarios.spec import ScenarioError, ScenarioSpec, load_scenario
+from memory_bench.sweep.plan import SweepError
 
 __all__ = ["main"]
 
 REPORTS = Path("reports")
 BAD_INPUT = (OptionError, ScenarioError, SelectionError, OutputError, ResultError,
-             DuplicateBackendError, DuplicateScenarioError, StaleStoreError, ResumeError)
+             DuplicateBackendError, DuplicateScenarioError, StaleStoreError, ResumeError,
+             DatasetError, SweepError, ExecutorError)
 
 
 class UsageError(Exception):
@@ -132,6 +137,11 @@ def _parser() -> argparse.ArgumentParser:
         sp.add_argument("--no-cache", action="store_true", help="switch the embedding cache off")
 
     run_options(sub.add_parser("plan", help="show what a run would do; writes nothing"))
+    ck = sub.add_parser("check", help="check backends against the contract (the conformance "
+                        "kit): one line per broken promise, exit 1 if any")
+    ck.add_argument("specs", nargs="*", metavar="SPEC",
+                    help="NAME or NAME:key=value,... (default: every installed backend)")
+    ck.add_argument("--json", action="store_true", help="machine-readable output")
     r = sub.add_parser("run", help="run the protocol and print the comparison")
     run_options(r)
     r.add_argument("--quiet", action="store_true", help="no progress display")
@@ -139,12 +149,18 @@ def _parser() -> argparse.ArgumentParser:
                    help="keep each pair's store directory (under $TMPDIR/memory-bench-kept-*)")
     r.add_argument("--executor", choices=EXECUTORS, default=None,
                    help="process: each (backend, seed) pair in a forked child with a timeout "
-                   "(default); local: in this process, no timeout (to measure or debug)")
+                   "(default); local: in this process, no timeout (to measure or debug); "
+                   "dask: on a dask cluster (--workers N or --scheduler ADDRESS)")
+    r.add_argument("--workers", type=int, metavar="N",
+                   help="dask: a local cluster of N single-threaded workers on 127.0.0.1 "
+                   "(default 2); with --scheduler, wait for N workers (default 1)")
+    r.add_argument("--scheduler", metavar="ADDRESS",
+                   help="dask: an existing scheduler, e.g. tcp://head-node:8786")
     r.add_argument("--isolation", choices=ISOLATION_MODES, default=None,
                    help="the older name of --executor: process, or none (= local)")
     r.add_argument("--timeout", type=_seconds, default=DEFAULT_TIMEOUT, metavar="SECONDS",
-                   help=f"per pair, with process isolation (default: {DEFAULT_TIMEOUT:g}, "
-                        f"at most {MAX_TIMEOUT:g})")
+                   help=f"per pair, with the process and dask executors "
+                        f"(default: {DEFAULT_TIMEOUT:g}, at most {MAX_TIMEOUT:g})")
     r.add_argument("--clean-stale", action="store_true",
                    help="remove bench- items of other runs from live stores instead of refusing")
     r.add_argument("--resume", type=Path, metavar="RESULT.json",
@@ -161,6 +177,34 @@ def _parser() -> argparse.ArgumentParser:
     rep.add_argument("--out", type=Path, metavar="PATH",
                      help="write to this new file instead of stdout (png: a directory)")
 
+    sw = sub.add_parser("sweep", help="run a scale scenario at several store sizes and plot "
+                        "quality and costs against size")
+    sw.add_argument("--scenario", default="scale", metavar="NAME|PATH",
+                    help="a scenario whose generator takes `size` (default: scale)")
+    sw.add_argument("--sizes", default="1000,10000,100000", metavar="N,N,...",
+                    help="store sizes, ascending (default: 1000,10000,100000)")
+    sw.add_argument("--backend", action="append", default=[], metavar="SPEC",
+                    help="NAME or NAME:key=value,... (repeatable; default: every backend)")
+    sw.add_argument("--limit", action="append", default=[], metavar="LABEL=SIZE",
+                    help="run this backend only up to SIZE (repeatable)")
+    sw.add_argument("--seeds", type=_int_in(1, MAX_SEEDS), metavar="N",
+                    help="seeds per size (default: scenario)")
+    sw.add_argument("--seeds-at", action="append", default=[], metavar="SIZE=N",
+                    help="seeds at one size (repeatable), e.g. 1000000=1")
+    sw.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                    help="override a scenario parameter at every size (repeatable)")
+    sw.add_argument("--out", type=Path, metavar="DIR",
+                    help="directory for the per-size results (default: runs/sweep-<id>/)")
+    sw.add_argument("--save", action="store_true",
+                    help="also publish the sweep under reports/, never overwriting")
+    sw.add_argument("--cache-dir", type=Path, metavar="DIR",
+                    help="use this embedding cache (default: none, so ingest is measured "
+                         "with a cold encoder)")
+    sw.add_argument("--executor", choices=EXECUTORS, default="process")
+    sw.add_argument("--timeout", type=_seconds, default=DEFAULT_TIMEOUT, metavar="SECONDS",
+                    help=f"per pair (default: {DEFAULT_TIMEOUT:g})")
+    sw.add_argument("--quiet", action="store_true", help="no progress display")
+
     cmp = sub.add_parser("compare", help="compare two result files, backend by backend")
     cmp.add_argument("old", type=Path)
     cmp.add_argument("new", type=Path)
@@ -169,11 +213,50 @@ def _parser() -> argparse.ArgumentParser:
     cmp.add_argument("--json", action="store_true", help="machine-readable output")
     cmp.add_argument("--fail-on-regression", action="store_true",
                      help="exit 1 when any metric of any backend regressed")
+
+    val = sub.add_parser("validate", help="check a memory-bench-jsonl/1 file, line by line")
+    val.add_argument("file", type=Path)
+    exp = sub.add_parser("export", help="write one seed's script of any scenario as a "
+                         "memory-bench-jsonl/1 file")
+    exp.add_argument("--scenario", required=True, metavar="NAME|PATH")
+    exp.add_argument("--seed", type=int, default=0, metavar="N")
+    exp.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                     help="override a scenario parameter (repeatable)")
+    exp.add_argument("file", type=Path, help="the new file (never overwritten)")
     return p
 
 
 def _plugins() -> LoadedPlugins:
     return load_plugins()
+
+
+def _naming_broken(exc: SelectionError, loaded: LoadedPlugins) -> SelectionError:
+    """An unknown backend may be one whose plugin failed to load: say which failed."""
+    if loaded.broken and "unknown backend" in str(exc):
+        names = ", ".join(b.entry_point for b in loaded.broken)
+        return SelectionError(f"{exc}; plugins that failed to load: {names}")
+    return exc
+
+
+def _stdout_to_devnull() -> None:
+    """The reader of stdout left (`| head`): later writes, and the flush at exit, go
+    nowhere instead of raising BrokenPipeError again."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+
+
+def _print_or_reader_left(text: str) -> None:
+    try:
+        print(text, flush=True)
+    except BrokenPipeError:
+        _stdout_to_devnull()
+
+
+def _warn_broken(loaded: LoadedPlugins) -> None:
+    """Each plugin that failed to load, on one line of stderr: easy to miss otherwise."""
+    for b in loaded.broken:
+        print(f"memory-bench: warning: {b.describe()}; its backends are not available",
+              file=sys.stderr)
 
 
 def _overrides(pairs: Sequence[str]) -> dict[str, str]:
@@ -208,6 +291,7 @@ class _Plan:
                     self.seeds = [args.seed]
                 else:
                     self.seeds = self.scenario.seed_list(args.seeds)
+                self.scenario.check_seeds(self.seeds)
                 self.run_id = new_run_id()
                 self.out: Path = args.out or Path("runs") / f"{self.run_id}.json"
                 holder = held_by(self.out)
@@ -217,10 +301,7 @@ class _Plan:
                 check_writable(self.out)
                 check_writable(pairs_dir_for(self.out))
         except SelectionError as exc:
-            if loaded.broken and "unknown backend" in str(exc):
-                names = ", ".join(b.entry_point for b in loaded.broken)
-                raise SelectionError(f"{exc}; plugins that failed to load: {names}") from None
-            raise
+            raise _naming_broken(exc, loaded) from None
         self.broken = loaded.broken
         self.cache_dir = None if args.no_cache else (args.cache_dir or default_cache_dir())
         self.save = args.save
@@ -331,8 +412,38 @@ def cmd_scenarios(args: argparse.Namespace) -> int:
 
 
 def cmd_plan(args: argparse.Namespace) -> int:
-    print(_Plan(args, _plugins()).describe())
+    plan = _Plan(args, _plugins())
+    _warn_broken(plan.plugins)
+    print(plan.describe())
     return 0
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    from memory_bench.testing import check_selection
+
+    loaded = _plugins()
+    try:
+        selections = select_backends(loaded.registry, args.specs)
+    except SelectionError as exc:
+        raise _naming_broken(exc, loaded) from None
+    reports = []
+    for sel in selections:
+        report = check_selection(sel)
+        reports.append(report)
+        if not args.json:
+            print("\n".join(report.lines()), flush=True)
+    # Asked to check every installed backend, a plugin that failed to load has broken
+    # every promise; asked for named ones, it is a warning.
+    broken = loaded.broken if not args.specs else []
+    if args.json:
+        print(json.dumps({"backends": [r.to_dict() for r in reports],
+                          "broken": [b.to_dict() for b in loaded.broken]}, indent=2))
+    else:
+        for b in broken:
+            print(f"BROKEN {b.describe()}")
+        if args.specs:
+            _warn_broken(loaded)
+    return 1 if broken or any(r.broken for r in reports) else 0
 
 
 class _Terminated(KeyboardInterrupt):
@@ -355,6 +466,10 @@ def cmd_run(args: argparse.Namespace) -> int:
     if args.executor and args.isolation and executor != ISOLATION_ALIASES[args.isolation]:
         raise UsageError(f"--executor {args.executor} and --isolation {args.isolation} "
                          "disagree; give one")
+    if (args.workers is not None or args.scheduler is not None) and executor != "dask":
+        raise UsageError("--workers and --scheduler need --executor dask")
+    if args.workers is not None and args.workers < 1:
+        raise UsageError("--workers must be at least 1")
     plan = _Plan(args, _plugins())
     say = (lambda m: None) if args.quiet else (lambda m: print(m, file=sys.stderr))
     manifest = build_manifest(plan.selections)
@@ -373,6 +488,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         manifest=manifest,
         keep_work=args.keep_work,
         executor=executor,
+        workers=args.workers,
+        scheduler=args.scheduler,
         timeout=args.timeout,
         clean_stale=args.clean_stale,
     )
@@ -390,10 +507,9 @@ def cmd_run(args: argparse.Namespace) -> int:
                                       "written") from None
                 raise Interrupted(f"interrupted; the finished pairs are in {plan.out} "
                                   f"(finish with --resume {plan.out})") from None
-            print(render_table(result))
-            if plan.broken and not args.backend:  # "every backend" silently lacked these
-                for b in plan.broken:
-                    say(f"warning: not run: {b.describe()}")
+            # `run | head` still saves and exits truly
+            _print_or_reader_left(render_table(result))
+            _warn_broken(plan.plugins)  # after the run: bad input (a stale store) is one line
             say(f"result: {plan.out}")
             if plan.save:
                 paths = save_report(result, plan.reserve_reports(), written=plan.out)
@@ -419,7 +535,9 @@ def cmd_run(args: argparse.Namespace) -> int:
             print(f"memory-bench: {label}: store check after the run failed: {why}",
                   file=sys.stderr)
             bad_store = True
-    return 1 if failed or dirty or bad_store else 0
+    # "Every installed backend" was asked for, and a plugin's backends could not run.
+    missing = bool(plan.broken) and not args.backend and plan.resume is None
+    return 1 if failed or dirty or bad_store or missing else 0
 
 
 def cmd_report(args: argparse.Namespace) -> int:
@@ -428,6 +546,12 @@ def cmd_report(args: argparse.Namespace) -> int:
     result = load_result(args.result)
     stem = args.result.name.removesuffix(".gz").removesuffix(".json")
     return render_to(result, args.format, args.out, stem=stem)
+
+
+def cmd_sweep(args: argparse.Namespace) -> int:
+    from memory_bench.sweep.cli import sweep_command
+
+    return sweep_command(args, _plugins(), _overrides(args.set))
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
@@ -444,8 +568,29 @@ def cmd_compare(args: argparse.Namespace) -> int:
     return 1 if args.fail_on_regression and report["regressions"] else 0
 
 
+def cmd_validate(args: argparse.Namespace) -> int:
+    from memory_bench.scenarios.export import validate_file
+
+    check = validate_file(args.file)
+    for problem in check.problems:
+        print(f"{args.file}:{problem.line}: {problem.message}")
+    print(check.summary())
+    return 2 if check.problems else 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from memory_bench.scenarios.export import export_script
+
+    loaded = _plugins()
+    scenario = load_scenario(args.scenario, _overrides(args.set), registry=loaded.scenarios)
+    lines = export_script(loaded, scenario, args.seed, args.file)
+    print(f"{args.file}: {lines} lines ({scenario.name}, seed {args.seed})", file=sys.stderr)
+    return 0
+
+
 COMMANDS = {"backends": cmd_backends, "scenarios": cmd_scenarios, "plan": cmd_plan,
-            "run": cmd_run, "report": cmd_report, "compare": cmd_compare}
+            "check": cmd_check, "run": cmd_run, "report": cmd_report, "compare": cmd_compare,
+            "validate": cmd_validate, "export": cmd_export, "sweep": cmd_sweep}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -465,8 +610,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("memory-bench: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:  # `memory-bench ... | head`: the reader left; end quietly
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        _stdout_to_devnull()
         return 0
     except Exception as exc:  # a bug or the machine (disk full, out of memory): one line
         if os.environ.get("MEMORY_BENCH_DEBUG"):

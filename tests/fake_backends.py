@@ -128,6 +128,7 @@ def memory_bench_register_backends(registry) -> None:
         factory=_perfect,
         description="test: perfect recall by subject tag",
         version="0.0.1",
+        reads=["tags"],
         capabilities=[Capability.PROVENANCE, Capability.STRENGTH, Capability.GATE],
         notes=["uses subject tags (test backend)"],
     )
@@ -136,6 +137,7 @@ def memory_bench_register_backends(registry) -> None:
         factory=_forgetful,
         description="test: keeps only the last `capacity` items",
         version="0.0.1",
+        reads=["tags"],
         capabilities=[Capability.PROVENANCE],
         options=[Option("capacity", int, 24, "items kept", minimum=1)],
     )
@@ -144,10 +146,12 @@ def memory_bench_register_backends(registry) -> None:
         factory=_noprov,
         description="test: perfect recall, no provenance",
         version="0.0.1",
+        reads=["tags"],
     )
     registry.add(
         "fake-broken-query",
         factory=_broken,
         description="test: raises on query",
         version="0.0.1",
+        reads=["tags"],
     )

@@ -53,7 +53,12 @@ def test_run_writes_result_with_every_metric(cli) -> None:
     doc = json.loads((cli.cwd / "r.json").read_text())
     assert doc["schema"] == "memory-bench/2.0"
     run = doc["backends"][0]["runs"][0]
-    assert set(run["metrics"]) == {m.name for m in METRICS}
+    names = {m.name for m in METRICS}
+    per_kind = {"gateRecall/" + k for k in ("empty", "short", "duplicate")}
+    assert set(run["metrics"]) == names | per_kind | {"falseRefusals/clean"}
+    assert set(run["outcomes"]) <= names and "recall1_before" in run["outcomes"]
+    assert doc["backends"][0]["reads"] == ["tags"]
+    assert doc["scenario"]["exposure"]["structure"] == ["tags"]  # smoke is structured
     assert run["records"]["probes"] and run["data_hash"].startswith("sha256:")
     assert doc["manifest"]["command"][1:3] == ["run", "--backend"]
     assert doc["manifest"]["cpu_count"] >= 1
@@ -138,7 +143,7 @@ def test_report_formats_and_bad_files(cli) -> None:
                "--out", "r.json", "--quiet").returncode == 0
     md = cli("report", "r.json")
     assert md.returncode == 0 and md.stdout.startswith("# memory-bench comparison")
-    assert "| fake-perfect |" in md.stdout
+    assert "| fake-perfect [structured] |" in md.stdout  # it reads smoke's tags
     js = cli("report", "r.json", "--format", "json")
     assert json.loads(js.stdout)["schema"] == "memory-bench/2.0"
     table = cli("report", "r.json", "--format", "table")

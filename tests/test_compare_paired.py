@@ -1,8 +1,10 @@
-"""Paired verdicts between backends of one run, on constructed results."""
+"""Paired verdicts between backends of one run, on constructed results: question by
+question, Holm-corrected, with the effect and its interval."""
 
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import pytest
@@ -21,67 +23,99 @@ def _verdict(doc, a, b, metric):
                 if c.a == a and c.b == b and c.metric == metric)
 
 
-def test_consistent_gap_is_ahead_and_behind() -> None:
+def hits(share: float, n: int = 120, seeds: int = 5, seed: int = 0) -> list[list[float]]:
+    """Per seed, n 0/1 outcomes of which about ``share`` are 1 (seeded)."""
+    rng = random.Random(seed)
+    return [[1.0 if rng.random() < share else 0.0 for _ in range(n)] for _ in range(seeds)]
+
+
+def test_a_real_gap_is_ahead_and_behind_after_holm() -> None:
+    doc = analyse(result(backend("A", {}, outcomes={"recall1_before": hits(0.9, seed=1)}),
+                         backend("B", {}, outcomes={"recall1_before": hits(0.5, seed=2)})))
+    c = _verdict(doc, "A", "B", "recall1_before")
+    assert c.verdict == "ahead" and c.test == "mcnemar" and c.questions == 600
+    assert c.p_holm is not None and c.p <= c.p_holm <= 0.05
+    assert c.effect_low < c.effect < c.effect_high and c.effect_low > 0
+    assert c.effect == pytest.approx(c.mean_diff)  # equal question counts: same number
+    higher, lower = c.discordant
+    assert higher > lower
+    reverse = paired_comparison(doc.backends[1], doc.backends[0], R1)
+    assert reverse.effect == pytest.approx(-c.effect) and reverse.p == pytest.approx(c.p)
+
+
+def test_the_same_gap_over_five_seeds_alone_cannot_pass() -> None:
+    """Without per-question outcomes only the per-seed test is left: at 5 seeds its p
+    is at least 0.0625, so Holm never lets it through. This is why outcomes exist."""
     doc = analyse(result(backend("A", {"recall1_before": [0.9, 0.92, 0.88, 0.9, 0.91]}),
                          backend("B", {"recall1_before": [0.5, 0.52, 0.49, 0.5, 0.51]})))
     c = _verdict(doc, "A", "B", "recall1_before")
-    assert c.verdict == "ahead" and c.n == 5 and c.ci_low > 0
-    assert c.mean_diff == pytest.approx(0.398)
-    assert c.p_sign_flip == pytest.approx(0.0625)
-    assert c.boot_low <= c.mean_diff <= c.boot_high
-    reverse = paired_comparison(doc.backends[1], doc.backends[0], R1)
-    assert reverse.verdict == "behind"
+    assert c.test == "seed-sign-flip" and c.p == pytest.approx(0.0625)
+    assert c.verdict == "tie" and c.ci_low > 0  # the t-interval alone would have said ahead
 
 
 def test_noise_is_a_tie_never_a_winner() -> None:
-    doc = analyse(result(backend("A", {"recall1_before": [0.5, 0.6, 0.4, 0.55, 0.45]}),
-                         backend("B", {"recall1_before": [0.52, 0.48, 0.5, 0.6, 0.4]})))
+    doc = analyse(result(backend("A", {}, outcomes={"recall1_before": hits(0.6, seed=3)}),
+                         backend("B", {}, outcomes={"recall1_before": hits(0.6, seed=4)})))
     c = _verdict(doc, "A", "B", "recall1_before")
-    assert c.verdict == "tie" and c.ci_low < 0 < c.ci_high
+    assert c.verdict == "tie" and c.p > 0.05 and c.effect_low < 0 < c.effect_high
 
 
-def test_identical_values_tie() -> None:
-    doc = analyse(result(backend("A", {}), backend("B", {})))
-    assert {c.verdict for c in doc.comparisons
-            if c.metric == "recall1_before"} == {"tie"}
+def test_identical_outcomes_tie_with_p_one() -> None:
+    same = hits(0.7, seed=5)
+    doc = analyse(result(backend("A", {}, outcomes={"recall1_before": same}),
+                         backend("B", {}, outcomes={"recall1_before": same})))
+    c = _verdict(doc, "A", "B", "recall1_before")
+    assert c.verdict == "tie" and c.p == 1.0 and c.effect == 0 and c.discordant == [0, 0]
+
+
+def test_holm_makes_a_marginal_difference_a_tie() -> None:
+    """A gap that is significant on its own (p < 0.05) but not after the correction over
+    every comparison of the file is a tie."""
+    # 20 questions only A answers, 8 only B does: exact two-sided p = 0.036.
+    a = [[1.0] * 20 + [0.0] * 8 + [1.0] * 32] + [[1.0] * 60] * 4
+    b = [[0.0] * 20 + [1.0] * 8 + [1.0] * 32] + [[1.0] * 60] * 4
+    doc = analyse(result(backend("A", {}, outcomes={"recall1_before": a}),
+                         backend("B", {}, outcomes={"recall1_before": b})))
+    c = _verdict(doc, "A", "B", "recall1_before")
+    assert c.p < 0.05 < c.p_holm and c.verdict == "tie"
+    assert doc.analysis["comparisons"] >= 10
 
 
 def test_lower_is_better_metrics_flip_the_verdict() -> None:
-    a = backend("A", {"staleRate": [0.1] * 5, "latency_p50_ms": [1, 1.1, 1, 1, 1]})
-    b = backend("B", {"staleRate": [0.9] * 5, "latency_p50_ms": [9, 9, 9.5, 9, 9]})
+    a = backend("A", {}, outcomes={"staleRate": hits(0.1, 30, seed=7),
+                                   "latency_p50_ms": [[1.0 + i / 100 for i in range(60)]] * 5})
+    b = backend("B", {}, outcomes={"staleRate": hits(0.9, 30, seed=8),
+                                   "latency_p50_ms": [[9.0 + i / 100 for i in range(60)]] * 5})
     doc = analyse(result(a, b))
     assert _verdict(doc, "A", "B", "staleRate").verdict == "ahead"
-    assert _verdict(doc, "A", "B", "latency_p50_ms").verdict == "ahead"
+    lat = _verdict(doc, "A", "B", "latency_p50_ms")
+    assert lat.test == "sign" and lat.verdict == "ahead" and lat.effect == pytest.approx(-8.0)
 
 
-def test_one_seed_is_insufficient_data() -> None:
-    doc = analyse(result(backend("A", {"recall1_before": [1.0]}, n_seeds=1),
-                         backend("B", {"recall1_before": [0.0]}, n_seeds=1), n_seeds=1))
+def test_one_seed_still_compares_question_by_question() -> None:
+    doc = analyse(result(backend("A", {}, outcomes={"recall1_before": hits(0.95, seeds=1)},
+                                 n_seeds=1),
+                         backend("B", {}, outcomes={"recall1_before": hits(0.2, seeds=1)},
+                                 n_seeds=1), n_seeds=1))
     c = _verdict(doc, "A", "B", "recall1_before")
-    assert c.verdict == "insufficient data" and c.n == 1 and c.ci_low is None
+    assert c.verdict == "ahead" and c.n == 1 and c.questions == 120 and c.ci_low is None
 
 
 def test_failed_runs_and_foreign_data_are_not_paired() -> None:
-    a = backend("A", {"recall1_before": [0.9] * 5}, failed_seeds=(0, 1))
-    b = backend("B", {"recall1_before": [0.5] * 5}, hashes={2: "other"})
+    a = backend("A", {}, outcomes={"recall1_before": hits(0.9)}, failed_seeds=(0, 1))
+    b = backend("B", {}, outcomes={"recall1_before": hits(0.5)}, hashes={2: "other"})
     doc = analyse(result(a, b))
     c = _verdict(doc, "A", "B", "recall1_before")
-    assert c.seeds == [3, 4] and c.unpaired_seeds == [2] and c.verdict == "ahead"
-    doc = analyse(result(backend("A", {}, failed_seeds=(0, 1, 2, 3)), backend("B", {})))
-    assert _verdict(doc, "A", "B", "recall1_before").verdict == "insufficient data"
-
-
-def test_a_backend_that_never_succeeded_gives_no_verdict() -> None:
+    assert c.seeds == [3, 4] and c.unpaired_seeds == [2] and c.questions == 240
     doc = analyse(result(backend("A", {}, failed_seeds=(0, 1, 2, 3, 4)), backend("B", {})))
-    c = _verdict(doc, "A", "B", "recall1_before")
-    assert c.verdict == "insufficient data" and c.n == 0
+    assert _verdict(doc, "A", "B", "recall1_before").verdict == "insufficient data"
 
 
 def test_missing_capability_is_not_supported_not_zero() -> None:
     a = backend("A", {"gateRecall": [1.0] * 5}, capabilities=("gate",))
     doc = analyse(result(a, backend("B", {})))
     c = _verdict(doc, "A", "B", "gateRecall")
-    assert c.verdict == "not supported" and c.mean_diff is None
+    assert c.verdict == "not supported" and c.mean_diff is None and c.p_holm is None
     assert doc.backends[1].summary["gateRecall"].n == 0
 
 
@@ -93,9 +127,17 @@ def test_analysis_is_stored_and_old_files_are_still_read(tmp_path: Path) -> None
     assert loaded.comparisons is None
     ensure_analysis(loaded)
     assert len(loaded.comparisons) == 3 * len(BY_NAME)  # 3 pairs x every metric
-    assert loaded.analysis["version"] == 1
+    assert loaded.analysis["version"] == 2
     assert loaded.backends[0].summary["recall1_before"].boot_low is not None
     json.dumps(loaded.to_dict())  # still plain JSON
     before = json.dumps([c.to_dict() for c in loaded.comparisons])
     ensure_analysis(loaded)  # already analysed: left alone
     assert json.dumps([c.to_dict() for c in loaded.comparisons]) == before
+    again = load_result(_saved(tmp_path, loaded))
+    assert [c.to_dict() for c in again.comparisons] == [c.to_dict() for c in loaded.comparisons]
+
+
+def _saved(tmp_path: Path, doc) -> Path:
+    path = tmp_path / "new.json"
+    write_result(path, doc)
+    return path

@@ -13,6 +13,7 @@ from memory_bench.harness.runner import RunConfig, run_benchmark
 from memory_bench.plugins import load_plugins
 from memory_bench.plugins.selection import select_backends
 from memory_bench.scenarios.spec import load_scenario
+from memory_bench.testing import conformance_tests
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "minimal-plugin"
@@ -44,6 +45,15 @@ def test_example_plugin_runs_the_protocol(keyword_plugin, tmp_path: Path) -> Non
     assert m["provenanceAccuracy"] == 1.0
     assert m["gateRecall"] is None  # no gate capability: not supported, not 0
     assert run.cleanup is not None and run.cleanup.ok
+
+
+@pytest.fixture
+def memory_bench_plugins(keyword_plugin):
+    """The kit checks the example as its author would, without installing it."""
+    return load_plugins([("keyword", keyword_plugin)], autoload=False)
+
+
+test_example_plugin_keeps_every_promise = conformance_tests("keyword", "keyword:min_overlap=0.2")
 
 
 def test_readme_shows_the_example_verbatim() -> None:

@@ -93,3 +93,51 @@ def test_latency_percentiles_use_probe_and_reprobe_only() -> None:
     m = compute_metrics(r, ALL)
     assert m["latency_p50_ms"] == pytest.approx(50.5)
     assert m["latency_p95_ms"] == pytest.approx(95.05)
+
+
+def _answer(returned, hit_sources, src=None, ts=None, exp=("new",), esrc=("s-new",),
+            ets=("t-new",), tag="update"):
+    return ProbeRecord(tag, "q?", list(exp), returned, [1.0] * len(returned), 1.0,
+                       outrank=["old"], top_source=src, top_timestamp=ts,
+                       hit_sources=hit_sources, expected_sources=list(esrc),
+                       expected_timestamps=list(ets))
+
+
+def test_update_provenance_needs_the_new_value_s_source_and_time() -> None:
+    r = SeedRecords(probes=[
+        _answer(["new"], [["s-new"]], "s-new", "t-new"),  # right
+        _answer(["old", "new"], [["s-old"], ["s-new"]], "s-old", "t-old"),  # stale: loses
+        _answer(["new"], [["s-new"]], "s-new", "t-old"),  # the old time: loses
+        _answer(["new"], [[]]),  # no provenance at all
+        _answer([], []),  # nothing found
+    ])
+    assert compute_metrics(r, ALL)["provenanceUpdate"] == pytest.approx(1 / 5)
+
+
+def test_a_fact_from_two_sources_needs_both_reported() -> None:
+    two = {"exp": ("a", "b"), "esrc": ("doc-1", "email-2"), "ets": ("t1", "t2"),
+           "tag": "corroborate"}
+    r = SeedRecords(probes=[
+        _answer(["a", "b"], [["doc-1"], ["email-2"]], **two),  # both items, in front
+        _answer(["a"], [["doc-1", "email-2"]], **two),  # one merged cell with both
+        _answer(["a", "x", "b"], [["doc-1"], ["note-3"], ["email-2"]], **two),  # b too late
+        _answer(["a"], [["doc-1"]], **two),  # one source of two: partial
+    ])
+    m = compute_metrics(r, ALL)
+    assert m["provenanceSources"] == pytest.approx(2 / 4)
+    assert compute_metrics(SeedRecords(), ALL)["provenanceSources"] is None
+
+
+def test_gate_recall_is_reported_per_kind_and_clean_kinds_per_kind_too() -> None:
+    r = SeedRecords(items=[
+        gate("1", "empty", False, "empty"), gate("2", "chitchat", True),
+        gate("3", "chitchat", False, "junk"), gate("4", "clean", True),
+        gate("5", "clean_short", False, "too_short"),
+    ])
+    m = compute_metrics(r, ALL)
+    assert m["gateRecall/empty"] == 1.0 and m["gateRecall/chitchat"] == 0.5
+    assert m["falseRefusals/clean"] == 0.0 and m["falseRefusals/clean_short"] == 1.0
+    # a kind a metric does not apply to gets no key, and no gate means null per kind
+    assert "gateRecall/clean" not in m and "falseRefusals/empty" not in m
+    bare = compute_metrics(r, frozenset())
+    assert bare["gateRecall/empty"] is None and "gateRecall/clean" not in bare

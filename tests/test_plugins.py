@@ -66,6 +66,31 @@ def test_bad_backend_name_rejected() -> None:
     assert loaded.broken and "backend name" in loaded.broken[0].error
 
 
+def test_options_declare_what_they_grant_and_what_they_make_a_backend_read() -> None:
+    from memory_bench import Option
+    from memory_bench.plugins.backends import BackendRegistry
+    from memory_bench.plugins.selection import select_backends
+
+    registry = BackendRegistry()
+    registry.add("mem", factory=lambda o, c: None, description="", version="1",
+                 capabilities=["provenance"], options=[
+                     Option("gate", str, "none", choices=("none", "rules"),
+                            grants={"rules": ("gate",)}),
+                     Option("key", str, "text", choices=("text", "tags"),
+                            reads={"tags": ("tags",)})])
+    plain, gated, keyed = select_backends(registry, ["mem", "mem:gate=rules", "mem:key=tags"])
+    assert {c.value for c in plain.capabilities} == {"provenance"} and plain.reads == ()
+    assert {c.value for c in gated.capabilities} == {"provenance", "gate"}
+    assert keyed.reads == ("tags",) and "gate" not in keyed.capabilities
+    assert registry.get("mem").to_dict()["options"][0]["grants"] == {"rules": ["gate"]}
+    with pytest.raises(ValueError, match="unknown capability"):
+        registry.add("bad-grant", factory=lambda o, c: None, description="", version="1",
+                     options=[Option("x", str, "a", grants={"a": ("telepathy",)})])
+    with pytest.raises(ValueError, match="not item structure"):
+        registry.add("bad-read", factory=lambda o, c: None, description="", version="1",
+                     reads=["answer_key"])
+
+
 def test_entry_points_listing_imports_no_heavy_library() -> None:
     """Listing every installed plugin must not import torch, faiss, chromadb or bm25s."""
     import subprocess

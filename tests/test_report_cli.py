@@ -24,9 +24,11 @@ def test_save_writes_every_file_and_never_overwrites(cli) -> None:
             assert stem + suffix in files
     doc = load_result(cli.cwd / "reports" / f"{stems[0]}.json.gz")
     assert cli("report", f"reports/{stems[0]}.json.gz", "--format", "table").returncode == 0
-    assert doc.analysis is not None and doc.analysis["version"] == 1
+    assert doc.analysis is not None and doc.analysis["version"] == 2
     verdicts = {(c.metric, c.verdict) for c in doc.comparisons or []}
-    assert ("provenanceAccuracy", "ahead") in verdicts
+    assert ("provenanceAccuracy", "ahead") in verdicts  # 24 paired questions, Holm-corrected
+    prov = next(c for c in doc.comparisons if c.metric == "provenanceAccuracy")
+    assert prov.test == "mcnemar" and prov.questions == 24 and prov.p_holm < 0.05
     md = (cli.cwd / "reports" / f"{stems[0]}.md").read_text()
     assert f"]({stems[0]}-bars.png)" in md  # the Markdown links the PNGs beside it
     png = (cli.cwd / "reports" / f"{stems[0]}-bars.png").read_bytes()
@@ -45,7 +47,8 @@ def test_report_formats(cli) -> None:
     assert head.stdout.startswith("| backend | runs ok | recall@1 |")
     assert "smoke scenario, 2 seed(s)" in head.stdout
     table = cli("report", "r.json", "--format", "csv")
-    assert table.stdout.splitlines()[0].startswith("run_id,backend,name,seed,data_hash")
+    assert table.stdout.splitlines()[0].startswith("run_id,backend,name,structured,seed,data_hash")
+    assert ",fake-perfect,fake-perfect,tags,0," in table.stdout  # a structured row, marked
     assert len(table.stdout.splitlines()) == 1 + 2 * 2
     assert cli("report", "r.json", "--format", "md", "--out", "out/r.md").returncode == 0
     assert (cli.cwd / "out" / "r.md").read_text().startswith("# memory-bench comparison")

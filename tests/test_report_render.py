@@ -8,6 +8,7 @@ import re
 from html.parser import HTMLParser
 
 from constructed_results import backend, result
+from test_compare_paired import hits
 
 from memory_bench.analysis.compare import analyse
 from memory_bench.metrics.continual import CONTINUAL_METRICS
@@ -22,14 +23,14 @@ EVIL = "<script>alert('x')</script>"
 
 
 def _doc():
-    a = backend("rshl", {"recall1_before": [0.9, 0.92, 0.88, 0.9, 0.91],
-                         "gateRecall": [1.0] * 5, "falseRefusals": [0.0] * 5,
+    a = backend("rshl", {"gateRecall": [1.0] * 5, "falseRefusals": [0.0] * 5,
                          "reinforcementDelta": [0.05] * 5},
                 capabilities=("gate", "provenance", "strength"),
-                notes=("uses subject/relation tags to detect supersession",))
-    b = backend("rag", {"recall1_before": [0.5, 0.52, 0.49, 0.5, 0.51],
-                        "provenanceAccuracy": [0.0] * 5},
-                capabilities=(), failed_seeds=(4,))
+                notes=("uses subject/relation tags to detect supersession",),
+                outcomes={"recall1_before": hits(0.9, seed=11)})
+    b = backend("rag", {"provenanceAccuracy": [0.0] * 5},
+                capabilities=(), failed_seeds=(4,),
+                outcomes={"recall1_before": hits(0.5, seed=12)})
     doc = analyse(result(a, b))
     probe = ProbeRecord(tag="probe", question=f"Who does {EVIL} work for?",
                         expected=["bench-x-e1-0001"], returned=["bench-x-n-0009"], scores=[0.5],
@@ -43,14 +44,18 @@ def _doc():
 def test_markdown_has_the_method_table_capabilities_verdicts_and_caveats() -> None:
     md = render_markdown(_doc())
     head = ("| backend | runs ok | recall@1 | retention | updateWin | stale | provenance | "
-            "gateRecall | falseRefusals | reinforceΔ | p50 ms | p95 ms |")
+            "prov. update | prov. sources | gateRecall | falseRefusals | reinforceΔ | p50 ms | "
+            "p95 ms |")
     assert head in md
-    assert "| rshl | 5/5 | 0.902 ± 0.018 |" in md
+    assert "| rshl | 5/5 | 0.878 ± 0.016 |" in md
     rag_row = next(line for line in md.splitlines() if line.startswith("| rag | 4/5"))
     cells = [c.strip() for c in rag_row.strip("|").split("|")]
-    assert cells[7:10] == ["—", "—", "—"]  # gate metrics and reinforcement: not supported
-    assert "| rshl | yes | yes | yes | — | — |" in md  # provenance strength gate consolidate
-    assert "| rshl | rag | ahead +0.397 |" in md
+    assert cells[9:12] == ["—", "—", "—"]  # gate metrics and reinforcement: not supported
+    assert "| rshl | yes | yes | yes | — | — | — |" in md  # ... gate consolidate persistent reads
+    assert re.search(r"\| rshl \| rag \| ahead \+0\.[34]\d\d \|", md)
+    # every comparison shows its effect, interval, test and Holm p
+    assert re.search(r"\| rshl \| rag \| recall@1 \| 4 \| 480 \| 0\.[34]\d\d \| \[0\.\d+, "
+                     r"0\.\d+\] \| mcnemar \| &lt;1e-16 \| &lt;1e-16 \| ahead \|", md)
     for section in ("## Paired verdicts", "## What this does not show", "## Method",
                     "## Scenario", "## Manifest", "### Backend notes", "## Failures"):
         assert section in md
@@ -89,7 +94,8 @@ def test_html_holds_only_the_tags_the_renderer_writes() -> None:
 def test_caveats_come_from_the_run() -> None:
     text = "\n".join(caveats(_doc()))
     assert "Synthetic facts" in text and "`templated`" in text
-    assert "5 seeds" in text and "0.0625" in text
+    assert "5 seeds" in text and "0.0625" in text and "Holm's correction over all" in text
+    assert "opaque ids" in text  # what backends were given
     assert "`rag` reports no gateRecall, falseRefusals (no `gate` capability)" in text
     assert "reinforceΔ (no `strength` capability)" in text
     assert "`rag` keeps no provenance, so it scores 0" in text
@@ -109,7 +115,7 @@ def test_caveats_come_from_the_run() -> None:
     assert "25% of questions share none (mean over 5 seed(s))" in text_natural
     assert "Word overlap" not in text
     one = analyse(result(backend("A", {}, n_seeds=1), n_seeds=1))
-    assert "anecdote with decimals" in "\n".join(caveats(one))
+    assert "say nothing about other draws" in "\n".join(caveats(one))
 
 
 def test_html_escapes_everything_and_is_self_contained() -> None:
@@ -121,7 +127,7 @@ def test_html_escapes_everything_and_is_self_contained() -> None:
     assert not re.search(r"""(src|href)=["']?(https?:|//)""", page)
     assert "<link" not in page and "@import" not in page
     assert page.startswith("<!DOCTYPE html>") and page.rstrip().endswith("</html>")
-    assert '<td class="ahead">ahead +0.397</td>' in page
+    assert re.search(r'<td class="ahead">ahead \+0\.[34]\d\d</td>', page)
 
 
 def test_html_draws_real_plots() -> None:
@@ -135,5 +141,6 @@ def test_csv_has_a_row_per_backend_and_seed() -> None:
     columns = (*FIXED_COLUMNS, *(m.name for m in CONTINUAL_METRICS))
     assert len(rows) == 10 and tuple(rows[0]) == columns
     rag = [r for r in rows if r["backend"] == "rag"]
-    assert rag[0]["gateRecall"] == "" and rag[0]["recall1_before"] == "0.5"
+    assert rag[0]["gateRecall"] == "" and float(rag[0]["recall1_before"]) == 65 / 120
+    assert rag[0]["structured"] == ""  # a text-only row
     assert rag[4]["status"] == "failed" and rag[4]["recall1_before"] == ""

@@ -41,13 +41,16 @@ def test_counts_ids_and_timestamps() -> None:
     assert all(t.tzinfo is not None for t in times)
     last_before_update = max(i.timestamp for i in [f.item for f in d.facts] + list(d.noise))
     assert all(u.item.timestamp > last_before_update for u in d.updates)
-    assert {f.item.source for f in d.facts} == {"bench-RUN-e1"}
-    assert {u.item.source for u in d.updates} == {"bench-RUN-e2"}
+    # Opaque ids, sources that look like provenance and never name the phase, no tags.
+    assert all(re.fullmatch(r"bench-RUN-[0-9a-f]{12}", i.id) for i in items)
+    assert not [i for i in items if re.search(r"bench|RUN|-e\d|-n$|-g$", i.source)]
+    assert all(i.tags == () for i in items)
+    assert all(u.item.source != d.facts[u.fact].item.source for u in d.updates)
 
 
 def test_facts_are_varied_and_do_not_collide() -> None:
     d = generate(load_scenario("default"), 1)
-    subjects = [f.subject for f in d.facts] + [i.tag("subject") for i in d.noise]
+    subjects = [f.subject for f in d.facts] + [d.stated[i.id].subject for i in d.noise]
     assert len(set(subjects)) == len(subjects)
     values = [f.value for f in d.facts] + [u.value for u in d.updates]
     assert len(set(values)) == len(values)
@@ -83,7 +86,8 @@ def test_updates_and_reinforce_selection() -> None:
     d = generate(load_scenario("default"), 0)
     for u in d.updates:
         f = d.facts[u.fact]
-        assert u.item.tag("subject") == f.subject and u.item.tag("relation") == f.relation
+        said = d.stated[u.item.id]
+        assert said.subject == f.subject and said.relation == f.relation
         assert u.value != f.value and u.value in u.item.text
         assert u.question == f.question
     assert not set(d.reinforce) & {u.fact for u in d.updates}
@@ -95,7 +99,9 @@ def test_bind_changes_only_the_run_tag() -> None:
     b = s.bind("bench-20260101T000000-abcd-s0-")
     first, bound = s.steps[0], b.steps[0]
     assert isinstance(first, Write) and isinstance(bound, Write)
-    assert bound.items[0].id == "bench-20260101T000000-abcd-s0-e1-0000"
+    token = first.items[0].id.removeprefix("bench-RUN-")
+    assert bound.items[0].id == "bench-20260101T000000-abcd-s0-" + token
+    assert bound.items[0].source == first.items[0].source  # sources carry no run
     assert bound.items[0].text == first.items[0].text
     assert b.data_hash == s.data_hash == generate(load_scenario("smoke"), 0).items_hash()
 
@@ -154,7 +160,7 @@ def test_generator_at_its_capacity_limit(seed: int) -> None:
     s = load_scenario("default", {"facts": str(facts), "updates": str(facts), "noise": "1",
                                   "reinforce_cells": "0"})
     d = generate(s, seed)
-    subjects = [f.subject for f in d.facts] + [i.tag("subject") for i in d.noise]
+    subjects = [f.subject for f in d.facts] + [d.stated[i.id].subject for i in d.noise]
     assert len(set(subjects)) == len(subjects) == MAX_SUBJECTS - 30
     generate(load_scenario("default", {"noise": str(MAX_SUBJECTS - 150)}), seed)
     with pytest.raises(ScenarioError, match="distinct subjects"):

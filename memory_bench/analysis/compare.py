@@ -1,12 +1,16 @@
 """Paired comparisons between backends of one run, and one run against another.
 
-Backends in one run see the same items on the same seed (the ``data_hash`` of
-each run says so), so two backends are compared on their per-seed differences,
-not on two independent means: the seed-to-seed variation of the data cancels.
-The verdict reads from the first backend's side: "ahead", "behind", or "tie"
-when the 95% interval of the mean difference contains 0. Fewer than two paired
-seeds give "insufficient data", and a metric one side cannot report gives
-"not supported": never a winner. Method and its reasons: ``memory_bench.analysis.stats``.
+Backends in one run answer the same questions on the same seeds (the
+``data_hash`` of each run says so), so two backends are compared question by
+question (``paired.py``): the effect with its cluster-bootstrap interval and a
+paired test, whose p-values are Holm-corrected over every comparison of the
+result. The verdict reads from the first backend's side: "ahead" or "behind"
+when the Holm-adjusted p is at most 0.05, "tie" otherwise; a metric one side
+cannot report gives "not supported" and no paired question "insufficient
+data": never a winner. A metric without per-question outcomes (or a file
+written before them) falls back to the per-seed differences, whose exact
+sign-flip p enters the same correction. The per-seed t-interval of the mean
+difference is kept beside every verdict. Summaries: ``stats.py``.
 """
 
 from __future__ import annotations
@@ -16,11 +20,18 @@ import math
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from memory_bench.analysis.paired import (
+    BOOT_DRAWS,
+    BOOT_DRAWS_PERCENTILE,
+    TESTS,
+    holm,
+    paired_rows,
+    paired_test,
+)
 from memory_bench.analysis.stats import (
     BOOTSTRAP_SEED,
     CONFIDENCE,
     N_RESAMPLES,
-    bootstrap_ci,
     sign_flip_p,
     summarize,
     t_interval,
@@ -41,26 +52,32 @@ __all__ = [
     "summarize_backends",
 ]
 
-ANALYSIS_VERSION = 1
+ANALYSIS_VERSION = 2
+ALPHA = 0.05
 METHOD = {
     "confidence": CONFIDENCE,
-    "ci": "Student-t interval of the mean over per-seed values, clipped to the metric's "
-          "range ([0, 1] for shares, non-negative for ratios, latencies and rates)",
-    "why t": "with 5 seeds the percentile bootstrap is about 37% narrower than the t-interval "
-             "(divisor n, quantile 1.96 instead of 2.78) and covers well under 95%; BCa "
-             "corrects skew, not that, so the wider standard interval is the headline; its "
-             "normality assumption is mild here, as each per-seed value is itself a mean "
-             "over many probes",
-    "bootstrap": f"BCa, scipy.stats.bootstrap, {N_RESAMPLES} resamples, seed {BOOTSTRAP_SEED} "
-                 "(kept as boot_low/boot_high; not used for verdicts)",
-    "paired": "per-seed differences A - B over seeds where both runs succeeded with a value "
-              "and share the data hash",
-    "verdict": "the t-interval of the mean difference excludes 0: ahead or behind by the "
-               "metric's direction; it contains 0: tie; fewer than 2 paired seeds: "
-               "insufficient data",
-    "test": "two-sided sign-flip permutation test on the differences (exact up to 16 seeds); "
-            "reported, not used for the verdict",
-    "multiplicity": "none: each comparison is at 95% on its own",
+    "ci": "summaries: Student-t interval of the mean over per-seed values, clipped to the "
+          "metric's range ([0, 1] for shares, non-negative for ratios, latencies and rates)",
+    "why t": "with 5-10 seeds the percentile bootstrap of a mean is biased narrow (divisor "
+             "n, quantile 1.96 instead of 2.26-2.78) and covers well under 95%; BCa corrects "
+             "skew, not that, so the wider standard interval is the summary's; the BCa "
+             "interval is kept as boot_low/boot_high",
+    "bootstrap": f"summaries: BCa, scipy.stats.bootstrap, {N_RESAMPLES} resamples, seed "
+                 f"{BOOTSTRAP_SEED}",
+    "paired": "question by question: on every seed where both backends ran on the same data "
+              "(data hash), the questions both have outcomes for, matched by key",
+    "effect": "mean over seeds of metric(first) - metric(second), each recomputed from the "
+              "paired questions by the metric's aggregate (the metric's own units); 95% "
+              f"interval from a two-stage cluster bootstrap (seeds, then questions within "
+              f"seeds), {BOOT_DRAWS} draws ({BOOT_DRAWS_PERCENTILE} for latency percentiles), "
+              "percentile interval",
+    "test": "two-sided paired randomization test, each question's two outcomes swapped with "
+            "probability 1/2, seeds kept apart; by comparison (test): "
+            + "; ".join(f"{k} = {v}" for k, v in TESTS.items()),
+    "multiplicity": "Holm's step-down correction over every comparison in this file (all "
+                    "backend pairs x all declared metrics)",
+    "verdict": f"Holm-adjusted p <= {ALPHA}: ahead or behind by the test's direction and the "
+               "metric's; otherwise tie; no paired question: insufficient data",
 }
 
 
@@ -93,15 +110,20 @@ def summarize_backends(result: Result, *, bootstrap: bool = False) -> None:
         }
 
 
-def _verdict(low: float, high: float, mean: float, metric: MetricSpec) -> str:
-    if low <= 0 <= high:
-        return "tie"
-    return "ahead" if (mean > 0) == metric.higher_is_better else "behind"
+def _direction(c: Comparison, metric: MetricSpec) -> str:
+    """ahead or behind, from the first backend's side, by the test's statistic."""
+    if c.discordant is not None and c.discordant[0] != c.discordant[1]:
+        up = c.discordant[0] > c.discordant[1]
+    else:
+        up = (c.effect if c.effect is not None else c.mean_diff or 0.0) > 0
+    return "ahead" if up == metric.higher_is_better else "behind"
 
 
 def paired_comparison(a: BackendEntry, b: BackendEntry, metric: MetricSpec,
                       key: str | None = None) -> Comparison:
-    """Backend ``a`` against ``b`` on one metric, from the per-seed differences a - b."""
+    """Backend ``a`` against ``b`` on one metric: the per-question test where both sides
+    have outcomes, the per-seed one otherwise. ``verdict`` is provisional ("tie" or
+    "significant") until :func:`analyse` corrects every p of the result together."""
     key = key or metric.name
     va, vb = per_seed(a, key), per_seed(b, key)
     common = sorted(set(va) & set(vb))
@@ -115,30 +137,49 @@ def paired_comparison(a: BackendEntry, b: BackendEntry, metric: MetricSpec,
     diffs = [va[s][0] - vb[s][0] for s in seeds]
     if diffs:
         out.mean_diff = sum(diffs) / len(diffs)
-    if len(diffs) < 2:
+        out.p_sign_flip = sign_flip_p(diffs)
+    if len(diffs) >= 2:
+        out.ci_low, out.ci_high = t_interval(diffs)
+    rows = paired_rows(a, b, key) if metric.aggregate else None
+    if rows is not None and metric.aggregate:
+        t = paired_test(metric.aggregate, rows)
+        out.test, out.questions, out.discordant = t.test, t.questions, t.discordant
+        out.effect, out.effect_low, out.effect_high, out.p = t.effect, t.low, t.high, t.p
+        if not t.questions:
+            out.verdict = "insufficient data"
+            return out
+    elif diffs:
+        out.test = "seed-sign-flip"
+        out.effect, out.p = out.mean_diff, out.p_sign_flip
+        out.effect_low, out.effect_high = out.ci_low, out.ci_high
+    if out.p is None:
         out.verdict = "insufficient data"
         return out
-    low, high = t_interval(diffs)
-    out.ci_low, out.ci_high, out.p_sign_flip = low, high, sign_flip_p(diffs)
-    out.boot_low, out.boot_high = bootstrap_ci(diffs)
-    out.verdict = _verdict(low, high, out.mean_diff, metric)
+    out.verdict = "pending"
     return out
 
 
 def analyse(result: Result) -> Result:
-    """Fill summaries (with bootstrap) and every pairwise comparison into ``result``.
+    """Fill summaries (with bootstrap) and every pairwise comparison into ``result``,
+    with Holm's correction over all of them and the verdicts that follow.
 
     The result file then holds what the report shows. Per-category keys are
-    summarised but not compared: a verdict per category would multiply the
-    comparisons a report makes without a correction for them.
+    summarised but not compared.
     """
     summarize_backends(result, bootstrap=True)
-    result.comparisons = [
+    comparisons = [
         paired_comparison(a, b, m)
         for a, b in itertools.combinations(result.backends, 2)
         for m in result.metrics
     ]
-    result.analysis = {"version": ANALYSIS_VERSION, **METHOD}
+    tested = [c for c in comparisons if c.verdict == "pending"]
+    for c, adjusted in zip(tested, holm([c.p for c in tested if c.p is not None]),
+                           strict=True):
+        c.p_holm = adjusted
+        c.verdict = (_direction(c, result.metric(c.metric)) if adjusted <= ALPHA else "tie")
+    result.comparisons = comparisons
+    result.analysis = {"version": ANALYSIS_VERSION, **METHOD, "comparisons": len(tested),
+                       "alpha": ALPHA}
     return result
 
 

@@ -6,7 +6,12 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-__all__ = ["Hit", "Item", "WriteResult", "parse_timestamp"]
+__all__ = ["STRUCTURE", "Hit", "Item", "WriteResult", "parse_timestamp"]
+
+# What an item carries beyond its text, source and timestamp. A backend that reads
+# any of it declares so (``reads``), and a report marks its row when the scenario
+# exposed it: tags are written only by scenarios that ask for them (structured).
+STRUCTURE = ("tags", "region", "id")
 
 
 def parse_timestamp(value: str) -> datetime:
@@ -22,9 +27,11 @@ class Item:
     """One thing the harness writes.
 
     ``timestamp`` comes from the scenario's logical clock, never the wall clock,
-    so a run is reproducible. ``tags`` are free-form ``key:value`` strings; the
-    generator tags facts with their ``subject:`` and ``relation:``, which a
-    backend may use or ignore (the report says which backends use them).
+    so a run is reproducible. ``tags`` are free-form ``key:value`` strings,
+    written only by a scenario that asks for structure (``structured = true``:
+    ``subject:`` and ``relation:``); a backend that uses them declares it
+    (``reads``) and its row is marked. Ids are opaque: the run's prefix, then
+    a random token.
     """
 
     id: str

@@ -26,6 +26,12 @@ class Option:
     ``check(value)`` returns why a parsed value is refused (``"is not a multiple
     of 64"``, ``"does not exist"``) or None: what bounds cannot say is still
     checked before any pair runs. It is not called for an unset (None) value.
+
+    Where a value changes what the configured backend is, the option says so as
+    data: ``grants`` maps a value to the capabilities it adds (``gate=rules``
+    adds ``gate``), ``reads`` maps a value to the item structure it makes the
+    backend read beyond text, source and timestamp (``supersede=tags`` reads
+    ``tags``), so that a report can mark the row.
     """
 
     name: str
@@ -37,6 +43,8 @@ class Option:
     maximum: float | None = None
     finite: bool = True  # a float must be finite (no NaN, no infinity) unless this is False
     check: Callable[[Any], str | None] | None = field(default=None, compare=False, repr=False)
+    grants: Mapping[Any, tuple[str, ...]] = field(default_factory=dict, compare=False)
+    reads: Mapping[Any, tuple[str, ...]] = field(default_factory=dict, compare=False)
 
     def parse(self, raw: Any, kind: str = "option") -> Any:
         """Convert a raw value (string from the command line, or TOML value).
@@ -104,6 +112,9 @@ class Option:
             "choices": list(self.choices) if self.choices is not None else None,
             "minimum": self.minimum,
             "maximum": self.maximum,
+            **({"grants": {str(k): list(v) for k, v in self.grants.items()}}
+               if self.grants else {}),
+            **({"reads": {str(k): list(v) for k, v in self.reads.items()}} if self.reads else {}),
         }
 
 

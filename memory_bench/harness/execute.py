@@ -12,8 +12,11 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Collection
 
+from memory_bench.contract.answers import hit_problems, write_problems
 from memory_bench.contract.backend import Backend, ContractError
-from memory_bench.contract.items import Hit, Item, WriteResult
+from memory_bench.contract.capabilities import Capability
+from memory_bench.contract.items import Hit, Item
+from memory_bench.harness.resources import rss_bytes
 from memory_bench.results.model import Cleanup
 from memory_bench.results.records import (
     ItemRecord,
@@ -30,6 +33,7 @@ from memory_bench.scenarios.script import (
     Script,
     Step,
     Write,
+    question_digest,
 )
 
 __all__ = ["Execution", "cleanup"]
@@ -48,12 +52,20 @@ def cleanup(backend: Backend, prefix: str) -> Cleanup:
         return Cleanup(ok=False, prefix=prefix, error=f"{type(exc).__name__}: {exc}")
 
 
+def _reported_sources(hit: Hit) -> list[str]:
+    """Every source a hit reports: a merged cell's list, else its one source, else none."""
+    if hit.sources:
+        return [str(s) for s in hit.sources]
+    return [hit.source] if hit.source is not None else []
+
+
 class Execution:
     """One script on one backend: ``run()``, then always ``close()``."""
 
     def __init__(self, script: Script, open_backend: Opener, capabilities: Collection[str],
-                 *, on_tag: Callable[[str], None] | None = None) -> None:
+                 *, on_tag: Callable[[str], None] | None = None, label: str = "backend") -> None:
         self.script = script
+        self.label = label  # names the backend in a ContractError
         self.open_backend = open_backend
         self.caps = frozenset(capabilities)
         self.on_tag = on_tag
@@ -108,15 +120,12 @@ class Execution:
         t0 = time.perf_counter()
         results = self._b.write(chunk)
         seconds = time.perf_counter() - t0
-        if not isinstance(results, list) or len(results) != len(chunk):
-            got = len(results) if isinstance(results, list) else type(results).__name__
-            raise ContractError(f"write of {len(chunk)} items returned {got} results")
-        for item, res in zip(chunk, results, strict=True):
-            if not isinstance(res, WriteResult) or res.id != item.id:
-                raise ContractError(f"write returned {res!r} for item {item.id}")
+        self._check(write_problems(chunk, results))
+        for item in chunk:
             self.written[item.id] = item
         accepted = sum(r.accepted for r in results)
-        self.records.writes.append(WriteRecord(step.tag, len(chunk), accepted, seconds))
+        self.records.writes.append(WriteRecord(step.tag, len(chunk), accepted, seconds,
+                                               rss_bytes()))
         for cat, res in zip(step.categories, results, strict=False):
             self.records.items.append(ItemRecord(res.id, step.tag, cat, res.accepted, res.reason))
 
@@ -125,13 +134,14 @@ class Execution:
         t0 = time.perf_counter()
         hits = self._b.query(step.question, k)
         latency_ms = (time.perf_counter() - t0) * 1000.0
-        if not isinstance(hits, list) or not all(isinstance(h, Hit) for h in hits):
-            raise ContractError(f"query returned {type(hits).__name__}, not a list of Hit")
-        hits = hits[:k]
+        self._check(list(hit_problems(hits, k, self._was_written).values()))
         top = hits[0] if hits else None
         written = self.written.get(top.id) if top else None
+        expected = [self.written.get(i) for i in step.expected]
         self.records.probes.append(ProbeRecord(
-            tag=step.tag, question=step.question, expected=list(step.expected),
+            tag=step.tag, expected=list(step.expected),
+            question=question_digest(step.question) if self.script.redact_questions
+            else step.question,
             returned=[h.id for h in hits], scores=[round(float(h.score), 6) for h in hits],
             latency_ms=latency_ms, category=step.category, outrank=list(step.outrank),
             key=step.key,
@@ -139,12 +149,29 @@ class Execution:
             top_timestamp=top.timestamp.isoformat() if top and top.timestamp else None,
             written_source=written.source if written else None,
             written_timestamp=written.timestamp.isoformat() if written else None,
+            hit_sources=[_reported_sources(h) for h in hits],
+            expected_sources=[e.source if e else None for e in expected],
+            expected_timestamps=[e.timestamp.isoformat() if e else None for e in expected],
         ))
+
+    def _was_written(self, item_id: str) -> bool:
+        """Given to this episode's store. A ``persistent`` store may be a user's live
+        store holding their own items, so there only ids in this pair's namespace are
+        checked; the user's items count as misses, as any wrong hit does."""
+        if item_id in self.written:
+            return True
+        live = Capability.PERSISTENT.value in self.caps
+        return live and not item_id.startswith(self.script.prefix)
+
+    def _check(self, problems: list[str]) -> None:
+        """A broken answer fails the pair, naming the backend and every broken promise."""
+        if problems:
+            raise ContractError(f"backend {self.label}: {'; '.join(problems)}")
 
     def _strength(self, step: ReadStrength) -> None:
         values = self._b.strength(list(step.ids))
         if not isinstance(values, list) or len(values) != len(step.ids):
-            raise ContractError(f"strength of {len(step.ids)} id(s) returned {values!r}")
+            self._check([f"strength of {len(step.ids)} id(s) returned {values!r}"])
         for item_id, value in zip(step.ids, values, strict=True):
             self.records.strengths.append(StrengthRecord(
                 item_id, step.tag, step.label, None if value is None else float(value)))

@@ -6,6 +6,9 @@ pair, how each ended; it never knows where the work happened.
   (``forksafety.py``), pairs run in-process and ``describe()`` says why.
 - ``local``: in this process, no timeout (to measure what isolation costs, or
   to debug); a crash ends the run.
+- ``dask``: on a dask cluster, a local one (``workers``) or an existing
+  scheduler (``scheduler``); see ``dask_executor.py``. dask is imported only
+  when this executor is chosen.
 
 A new executor (a cluster, say) implements :class:`Executor`: it receives plain
 data (:class:`~memory_bench.harness.pair.PairSpec`) and must answer every job
@@ -33,7 +36,8 @@ from memory_bench.plugins.manager import LoadedPlugins
 from memory_bench.plugins.selection import BackendSelection
 from memory_bench.results.model import Cleanup, PairRun
 
-__all__ = ["EXECUTORS", "Executor", "Job", "LocalExecutor", "ProcessExecutor", "make_executor"]
+__all__ = ["EXECUTORS", "Executor", "ExecutorError", "Job", "LocalExecutor", "ProcessExecutor",
+           "call_here", "make_executor"]
 
 RECOVERY_TIMEOUT = 120.0  # seconds to reopen a killed pair's store and remove its items
 
@@ -49,6 +53,10 @@ class Job:
 
 
 Done = Callable[[Job, PairRun], None]
+
+
+class ExecutorError(ValueError):
+    """The executor asked for cannot be set up (bad input: exit status 2, nothing written)."""
 
 
 class Executor(Protocol):
@@ -106,6 +114,24 @@ def preload_here(selections: Sequence[BackendSelection], cache_dir: Path | None
     return errors
 
 
+def call_here(fn: Callable[[], Any], timeout: float | None) -> dict[str, Any]:
+    """``fn()`` in a forked child of this process (in-process when forking is unsafe),
+    in the shape of :meth:`Executor.call`."""
+    if fork_available() and fork_unsafe_reason() is None:
+        outcome = run_forked(lambda send: fn(), timeout=timeout)
+        if outcome.status == "ok":
+            return {"status": "ok", "value": outcome.value}
+        return {"status": outcome.status, "error": outcome.error}
+    return _call_in_process(fn)
+
+
+def _call_in_process(fn: Callable[[], Any]) -> dict[str, Any]:
+    try:
+        return {"status": "ok", "value": fn()}
+    except Exception as exc:
+        return {"status": "error", "error": f"{type(exc).__name__}: {exc}"}
+
+
 class LocalExecutor:
     """Pairs in this process, one after another: no timeout, no crash protection."""
 
@@ -131,10 +157,7 @@ class LocalExecutor:
         return preload_here(selections, cache_dir)
 
     def call(self, fn: Callable[[], Any], timeout: float | None) -> dict[str, Any]:
-        try:
-            return {"status": "ok", "value": fn()}
-        except Exception as exc:
-            return {"status": "error", "error": f"{type(exc).__name__}: {exc}"}
+        return _call_in_process(fn)
 
     def _workdir(self, job: Job) -> Path:
         name = job.selection.info.name
@@ -179,10 +202,7 @@ class ProcessExecutor(LocalExecutor):
         return {"executor": self.name, "isolation": "process", "timeout_s": self.timeout}
 
     def call(self, fn: Callable[[], Any], timeout: float | None) -> dict[str, Any]:
-        outcome = run_forked(lambda send: fn(), timeout=timeout)
-        if outcome.status == "ok":
-            return {"status": "ok", "value": outcome.value}
-        return {"status": outcome.status, "error": outcome.error}
+        return call_here(fn, timeout)
 
     def run_one(self, job: Job) -> PairRun:
         spec, sel = job.spec, job.selection
@@ -222,17 +242,30 @@ class ProcessExecutor(LocalExecutor):
                        error=got["error"])
 
 
-EXECUTORS = ("process", "local")
+EXECUTORS = ("process", "local", "dask")
 
 
 def make_executor(kind: str, plugins: LoadedPlugins, progress: Progress | None, *,
                   keep_work: bool = False, timeout: float | None = None,
-                  work_root: Path | None = None) -> Executor:
+                  work_root: Path | None = None, workers: int | None = None,
+                  scheduler: str | None = None) -> Executor:
     """The executor ``kind`` names; ``process`` falls back to ``local`` (and says why)
-    when this process must not be forked. Workdirs are made in ``work_root``."""
+    when this process must not be forked. Workdirs are made in ``work_root`` (dask
+    workers make theirs on their own host). ``workers`` and ``scheduler`` are the
+    dask executor's (a local cluster of that many workers, or an existing scheduler)."""
+    if kind != "dask" and (workers is not None or scheduler is not None):
+        raise ExecutorError("workers and a scheduler are options of the dask executor")
+    if kind == "dask":
+        try:
+            from memory_bench.harness.dask_executor import DaskExecutor
+        except ImportError as exc:
+            raise ExecutorError(f"the dask executor needs dask distributed "
+                                f"(pip install 'memory-bench[dask]'): {exc}") from None
+        return DaskExecutor(plugins, progress, keep_work=keep_work, timeout=timeout,
+                            workers=workers, scheduler=scheduler)
     if kind == "process":
         if not fork_available():
-            raise ValueError("the process executor needs fork(); use the local executor")
+            raise ExecutorError("the process executor needs fork(); use the local executor")
         reason = fork_unsafe_reason()
         if reason is None:
             return ProcessExecutor(plugins, progress, keep_work=keep_work, timeout=timeout,
@@ -243,4 +276,4 @@ def make_executor(kind: str, plugins: LoadedPlugins, progress: Progress | None, 
                              work_root=work_root)
     if kind == "local":
         return LocalExecutor(plugins, progress, keep_work=keep_work, work_root=work_root)
-    raise ValueError(f"unknown executor {kind!r} (known: {', '.join(EXECUTORS)})")
+    raise ExecutorError(f"unknown executor {kind!r} (known: {', '.join(EXECUTORS)})")

@@ -9,6 +9,7 @@ another machine. The answer is a :class:`~memory_bench.results.model.PairRun`.
 
 from __future__ import annotations
 
+import gc
 import os
 import platform
 import shutil
@@ -22,7 +23,7 @@ from typing import Any
 
 from memory_bench.contract.backend import Backend, BackendContext
 from memory_bench.harness.execute import Execution
-from memory_bench.metrics.spec import compute_metrics
+from memory_bench.metrics.spec import compute_metrics, compute_outcomes
 from memory_bench.plugins.manager import LoadedPlugins, default_plugins
 from memory_bench.plugins.scenarios import GeneratorInfo
 from memory_bench.plugins.selection import BackendSelection, select_backends
@@ -154,23 +155,34 @@ def run_pair(
     t0 = time.perf_counter()
     run = PairRun(seed=spec.seed, worker={"host": platform.node(), "pid": os.getpid()})
     execution = None
+    frozen = False
     try:
         sel = resolve_backend(plugins, spec)
         info = _generator(plugins, spec.scenario["generator"])
         script = generate_script(plugins, spec.scenario, spec.seed)
         run.data_hash, run.data_stats = script.data_hash, script.stats
+        # The script and its bound copy (10⁶ items each in a scale run) are not the
+        # backend's: frozen, the cyclic garbage collector skips them, so a Python
+        # backend's write and query times hold no collections over the harness's objects.
+        gc.freeze()
+        frozen = True
         bound = script.bind(spec.prefix)
-        caps = {c.value for c in sel.info.capabilities}
-        execution = Execution(bound, _opener(sel, spec, work), caps, on_tag=on_tag)
+        caps = {c.value for c in sel.capabilities}
+        execution = Execution(bound, _opener(sel, spec, work), caps, on_tag=on_tag,
+                              label=sel.label)
+        gc.freeze()
         records = execution.run()
         run.cleanup = execution.close()
         run.metrics = compute_metrics(info.metrics, records, caps)
+        run.outcomes = compute_outcomes(info.metrics, records, caps)
         run.records = records
     except (Exception, SystemExit) as exc:
         run.status = "failed"
         run.error = f"{type(exc).__name__}: {exc}"
         run.traceback = traceback.format_exc(limit=20)
     finally:
+        if frozen:
+            gc.unfreeze()
         if execution is not None and execution.backend is not None:
             run.cleanup = execution.close()
         if execution is not None:

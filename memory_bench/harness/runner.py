@@ -40,6 +40,7 @@ from memory_bench.plugins.selection import BackendSelection
 from memory_bench.results.io import now_iso, write_result
 from memory_bench.results.model import BackendEntry, PairRun, Result, ScenarioBlock
 from memory_bench.results.redact import redact_result, redact_run
+from memory_bench.scenarios.script import merge_exposure
 from memory_bench.scenarios.spec import ScenarioSpec
 
 __all__ = ["DEFAULT_TIMEOUT", "RunConfig", "new_run_id", "pair_prefix", "run_benchmark"]
@@ -64,7 +65,9 @@ class RunConfig:
     manifest: dict[str, Any] = field(default_factory=dict)
     keep_work: bool = False
     isolation: str | None = None  # process | none: the older name of the executor
-    executor: str = "process"  # process | local (see executors.py)
+    executor: str = "process"  # process | local | dask (see executors.py)
+    workers: int | None = None  # dask: a local cluster of this many workers
+    scheduler: str | None = None  # dask: the address of an existing scheduler
     timeout: float | None = DEFAULT_TIMEOUT  # per pair, where the executor can enforce it
     clean_stale: bool = False  # remove other runs' bench- items from live stores
 
@@ -84,9 +87,10 @@ def backend_entry(s: BackendSelection) -> BackendEntry:
     info = s.info
     return BackendEntry(
         label=s.label, spec=s.spec, name=info.name, version=info.version,
-        description=info.description, capabilities=sorted(c.value for c in info.capabilities),
+        description=info.description, capabilities=sorted(c.value for c in s.capabilities),
         options=dict(s.options), declared_options=[o.to_dict() for o in info.options],
         plugin=info.plugin, notes=list(info.notes), libraries=list(info.libraries),
+        reads=list(s.reads),
     )
 
 
@@ -143,6 +147,7 @@ def _pending(cfg: RunConfig, result: Result) -> list[Job]:
         script = generate_script(cfg.plugins, cfg.scenario.ref(), seed)
         result.scenario.data_hashes[str(seed)] = script.data_hash
         result.scenario.data_stats[str(seed)] = script.stats
+        result.scenario.exposure = merge_exposure(result.scenario.exposure, script.exposure())
         for index, sel in enumerate(cfg.selections):
             done = by_label[sel.label].run_for(seed)
             if done is None or not done.ok:
@@ -167,7 +172,8 @@ def run_benchmark(cfg: RunConfig, progress: Progress | None = None, *,
     with WorkRoot(keep=cfg.keep_work) as root:
         ex = executor or make_executor(cfg.executor, cfg.plugins, progress,
                                        keep_work=cfg.keep_work, timeout=cfg.timeout,
-                                       work_root=root.path)
+                                       work_root=root.path, workers=cfg.workers,
+                                       scheduler=cfg.scheduler)
         try:
             return _run(cfg, ex, progress, resume, root.path)
         finally:

@@ -2,30 +2,109 @@
 
 Each returns a function of the view, so a declaration reads as what it measures:
 ``recall_at(1, "probe")`` is the share of ``probe`` questions whose first hit
-answers them.
+answers them. The ``*_outcomes`` functions give the same metric question by
+question (see ``metrics/spec.py``): rows keyed by ``tag/key`` for probes (the
+key names the question within its seed), by item id for items, by cell for
+strengths and by call for writes.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 import numpy as np
 
-from memory_bench.metrics.spec import RecordView, Value
+from memory_bench.metrics.spec import Outcomes, RecordView, Value
+from memory_bench.results.records import ProbeRecord
 
 __all__ = [
+    "answer_provenance",
+    "every_source",
+    "ingest_outcomes",
     "ingest_rate",
+    "latency_outcomes",
     "latency_percentile",
+    "ndcg_at",
     "outranks",
+    "paired_recall_ratio",
+    "probe_outcomes",
     "provenance",
     "ratio",
+    "recall_all_at",
+    "recall_any_at",
     "recall_at",
+    "reciprocal_rank",
     "refused",
+    "refused_outcomes",
+    "retention_outcomes",
     "still_ranked",
     "strength_delta",
+    "strength_outcomes",
 ]
 
 Compute = Callable[[RecordView], Value]
+Flag = Callable[[ProbeRecord], bool]
+
+
+def _key(p: ProbeRecord, i: int) -> str:
+    return f"{p.tag}/{p.key}" if p.key is not None else f"{p.tag}/#{i}"
+
+
+def _flags(flag: Flag, *tags: str) -> Compute:
+    """Share of the probes of ``tags`` for which ``flag`` holds."""
+    def f(v: RecordView) -> Value:
+        return _share([flag(p) for p in v.probes(*tags)])
+    return f
+
+
+def probe_outcomes(flag: Flag, *tags: str) -> Callable[[RecordView], Outcomes]:
+    """1.0 / 0.0 per probe of ``tags`` as ``flag`` holds: the rows of a share."""
+    def f(v: RecordView) -> Outcomes:
+        return {_key(p, i): (float(flag(p)),) for i, p in enumerate(v.probes(*tags))}
+    return f
+
+
+def hit_at(k: int) -> Flag:
+    """An expected id is within the first ``k`` hits."""
+    return lambda p: (p.best_rank(p.expected) or k + 1) <= k
+
+
+def wins(p: ProbeRecord) -> bool:
+    """An expected id outranks every ``outrank`` id (old absent, new present wins)."""
+    new, old = p.best_rank(p.expected), p.best_rank(p.outrank)
+    return new is not None and (old is None or new < old)
+
+
+def stale(p: ProbeRecord) -> bool:
+    """An ``outrank`` id is still in the top-k."""
+    return p.best_rank(p.outrank) is not None
+
+
+def names_its_own(p: ProbeRecord) -> bool:
+    """The top hit reports the source and timestamp written for the item it names."""
+    return (bool(p.returned) and p.top_source is not None and p.top_timestamp is not None
+            and p.top_source == p.written_source and p.top_timestamp == p.written_timestamp)
+
+
+def reports_the_answer(p: ProbeRecord) -> bool:
+    """The top hit reports the source and timestamp written for an expected item: the
+    newest value's, on an update probe. A stale hit (the old value's provenance), a
+    wrong one or none loses."""
+    if not p.returned or p.top_source is None or p.top_timestamp is None:
+        return False
+    return any(p.top_source == s and p.top_timestamp == t
+               for s, t in zip(p.expected_sources, p.expected_timestamps, strict=False)
+               if s is not None)
+
+
+def reports_every_source(p: ProbeRecord) -> bool:
+    """Every expected item's written source is among the sources reported by the first
+    ``len(expected)`` hits: a merged cell listing them all, or each item in its place.
+    Partial provenance (one source of two) loses."""
+    want = {s for s in p.expected_sources if s is not None}
+    got = {s for hit in p.hit_sources[:len(p.expected)] for s in hit}
+    return bool(want) and want <= got
 
 
 def _share(flags: list[bool]) -> Value:
@@ -34,9 +113,7 @@ def _share(flags: list[bool]) -> Value:
 
 def recall_at(k: int, *tags: str) -> Compute:
     """Share of the probes whose best-ranked expected id is within the first ``k``."""
-    def f(v: RecordView) -> Value:
-        return _share([(p.best_rank(p.expected) or k + 1) <= k for p in v.probes(*tags)])
-    return f
+    return _flags(hit_at(k), *tags)
 
 
 def ratio(numerator: Compute, denominator: Compute) -> Compute:
@@ -52,30 +129,47 @@ def ratio(numerator: Compute, denominator: Compute) -> Compute:
 def outranks(*tags: str) -> Compute:
     """An expected id outranks every ``outrank`` id: old absent and new present wins,
     new absent loses."""
-    def f(v: RecordView) -> Value:
-        wins = []
-        for p in v.probes(*tags):
-            new, old = p.best_rank(p.expected), p.best_rank(p.outrank)
-            wins.append(new is not None and (old is None or new < old))
-        return _share(wins)
-    return f
+    return _flags(wins, *tags)
 
 
 def still_ranked(*tags: str) -> Compute:
     """Share of the probes where an ``outrank`` id is still in the top-k (not erased)."""
-    def f(v: RecordView) -> Value:
-        return _share([p.best_rank(p.outrank) is not None for p in v.probes(*tags)])
-    return f
+    return _flags(stale, *tags)
 
 
 def provenance(*tags: str) -> Compute:
     """The top hit reports the source and timestamp written for the item it names."""
-    def f(v: RecordView) -> Value:
-        return _share([
-            bool(p.returned) and p.top_source is not None and p.top_timestamp is not None
-            and p.top_source == p.written_source and p.top_timestamp == p.written_timestamp
-            for p in v.probes(*tags)
-        ])
+    return _flags(names_its_own, *tags)
+
+
+def answer_provenance(*tags: str) -> Compute:
+    """The top hit reports the source and timestamp of an expected (the newest) item."""
+    return _flags(reports_the_answer, *tags)
+
+
+def every_source(*tags: str) -> Compute:
+    """Every source of a fact written more than once is reported (see reports_every_source)."""
+    return _flags(reports_every_source, *tags)
+
+
+def retention_outcomes(before: str, after: str) -> Callable[[RecordView], Outcomes]:
+    """(hit@1 before, hit@1 after) per question asked in both phases: the ``ratio``
+    aggregate of these rows is retention."""
+    hit = hit_at(1)
+
+    def f(v: RecordView) -> Outcomes:
+        late = {p.key: p for p in v.probes(after) if p.key is not None}
+        return {str(p.key): (float(hit(p)), float(hit(late[p.key])))
+                for p in v.probes(before) if p.key in late}
+    return f
+
+
+def refused_outcomes(tag: str, *, accept: tuple[str, ...], among_accept: bool
+                     ) -> Callable[[RecordView], Outcomes]:
+    """1.0 per refused item, 0.0 per accepted one, keyed by item id (see refused)."""
+    def f(v: RecordView) -> Outcomes:
+        return {i.id: (float(not i.accepted),) for i in v.items(tag)
+                if (i.category in accept) == among_accept}
     return f
 
 
@@ -99,6 +193,36 @@ def strength_delta(tag: str, before: str = "before", after: str = "after") -> Co
     return f
 
 
+def strength_outcomes(tag: str, before: str = "before", after: str = "after"
+                      ) -> Callable[[RecordView], Outcomes]:
+    """after - before per reinforced cell (the n-th reading of an id is its n-th cell)."""
+    def f(v: RecordView) -> Outcomes:
+        readings = v.strengths(tag)
+        late = {s.id: s.value for s in readings if s.label == after}
+        return {s.id: (late[s.id] - s.value,) for s in readings
+                if s.label == before and s.value is not None and late.get(s.id) is not None}
+    return f
+
+
+def latency_outcomes(*tags: str) -> Callable[[RecordView], Outcomes]:
+    """Each query's latency in milliseconds, keyed by phase and question."""
+    def f(v: RecordView) -> Outcomes:
+        return {_key(p, i): (p.latency_ms,) for i, p in enumerate(v.probes(*tags))}
+    return f
+
+
+def ingest_outcomes(*tags: str) -> Callable[[RecordView], Outcomes]:
+    """(items, seconds) per write call, keyed by phase and call number."""
+    def f(v: RecordView) -> Outcomes:
+        counts: dict[str, int] = {}
+        out: Outcomes = {}
+        for w in v.writes(*tags):
+            n = counts[w.tag] = counts.get(w.tag, 0) + 1
+            out[f"{w.tag}/{n}"] = (float(w.items), w.seconds)
+        return out
+    return f
+
+
 def latency_percentile(q: float, *tags: str) -> Compute:
     def f(v: RecordView) -> Value:
         lat = [p.latency_ms for p in v.probes(*tags)]
@@ -112,4 +236,76 @@ def ingest_rate(*tags: str) -> Compute:
         writes = v.writes(*tags)
         seconds = sum(w.seconds for w in writes)
         return sum(w.items for w in writes) / seconds if seconds > 0 else None
+    return f
+
+
+# -- ranked retrieval (datasets): over the probes that name at least one expected id ------
+
+
+def _scored(v: RecordView, tags: tuple[str, ...]) -> list[ProbeRecord]:
+    """A probe with no expected id (nothing in the store answers it) has no rank to score."""
+    return [p for p in v.probes(*tags) if p.expected]
+
+
+def _mean(values: list[float]) -> Value:
+    return sum(values) / len(values) if values else None
+
+
+def recall_any_at(k: int, *tags: str) -> Compute:
+    """Share of the probes with any expected id in the first ``k`` hits."""
+    def f(v: RecordView) -> Value:
+        return _share([(p.best_rank(p.expected) or k + 1) <= k for p in _scored(v, tags)])
+    return f
+
+
+def recall_all_at(k: int, *tags: str) -> Compute:
+    """Share of the probes with every expected id in the first ``k`` hits."""
+    def f(v: RecordView) -> Value:
+        return _share([set(p.expected) <= set(p.returned[:k]) for p in _scored(v, tags)])
+    return f
+
+
+def ndcg_at(k: int, *tags: str) -> Compute:
+    """Mean NDCG@k with binary relevance: DCG = sum over the first ``k`` hits of
+    rel_i / log2(i + 1) (an expected id counts at its first occurrence only), over
+    the DCG of a ranking with every expected id first."""
+    def one(p: ProbeRecord) -> float:
+        want, seen, dcg = set(p.expected), set(), 0.0
+        for i, hit in enumerate(p.returned[:k], start=1):
+            if hit in want and hit not in seen:
+                seen.add(hit)
+                dcg += 1.0 / math.log2(i + 1)
+        ideal = sum(1.0 / math.log2(i + 1) for i in range(1, min(k, len(want)) + 1))
+        return dcg / ideal
+
+    def f(v: RecordView) -> Value:
+        return _mean([one(p) for p in _scored(v, tags)])
+    return f
+
+
+def reciprocal_rank(*tags: str) -> Compute:
+    """Mean over probes of 1 / the rank of the first expected hit (0 when none is returned)."""
+    def f(v: RecordView) -> Value:
+        return _mean([1.0 / r if (r := p.best_rank(p.expected)) else 0.0
+                      for p in _scored(v, tags)])
+    return f
+
+
+def paired_recall_ratio(k: int, early: str, late: str) -> Compute:
+    """recall_any@k of the ``late`` asks over that of the ``early`` asks, on the questions
+    (probe keys) asked under both tags: the share still found later, on the same questions."""
+    def f(v: RecordView) -> Value:
+        first: dict[str, ProbeRecord] = {}
+        for p in _scored(v, (early,)):
+            if p.key is not None:
+                first.setdefault(p.key, p)  # a question's first early ask
+        last = {p.key: p for p in _scored(v, (late,)) if p.key in first}  # and its last ask
+        if not last:
+            return None
+
+        def hit(p: ProbeRecord) -> bool:
+            return (p.best_rank(p.expected) or k + 1) <= k
+
+        before = sum(hit(first[key]) for key in last)
+        return sum(hit(p) for p in last.values()) / before if before else None
     return f

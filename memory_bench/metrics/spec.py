@@ -8,7 +8,15 @@ metric tuple.
 A metric reads the records of the steps with the tags it names. One declared
 ``per_category`` is also computed on each category of those records (question
 categories of a dataset, the kinds of the gate's items), under the key
-``name/category``.
+``name/category``; a category on which the metric is undefined (gate recall on
+the clean items) gets no key.
+
+A metric that declares ``outcomes`` also gives, per pair, one row of numbers
+per question (keyed by the question, so that two backends' rows pair up) and
+names the ``aggregate`` that makes the metric from them (``metrics/aggregate.py``):
+recall@1 is the mean of hit/miss, retention the ratio of after to before. The
+rows are kept in the result (``PairRun.outcomes``), and the paired tests of the
+analysis are run on them; a metric without outcomes is compared seed by seed.
 """
 
 from __future__ import annotations
@@ -32,15 +40,19 @@ __all__ = [
     "SECTIONS",
     "Metric",
     "MetricSpec",
+    "Outcomes",
     "RecordView",
     "Value",
     "category_key",
     "compute_metrics",
+    "compute_outcomes",
     "declare",
     "split_key",
 ]
 
 Value = float | None
+# Per-question outcomes: question key -> one row of numbers.
+Outcomes = dict[str, tuple[float, ...]]
 # results: the report's headline table (and plots); other: the secondary table.
 SECTIONS = ("results", "other")
 _SEP = "/"
@@ -109,6 +121,7 @@ class MetricSpec:
     description: str = ""
     undefined: str = "no value on any seed"  # why a supported metric may have no value
     caveat: str | None = None  # a sentence the report's caveats repeat
+    aggregate: str | None = None  # how per-question outcomes make it; None: no outcomes
 
     @property
     def share(self) -> bool:
@@ -129,7 +142,7 @@ class MetricSpec:
             "thousands": self.thousands, "needs": self.needs, "section": self.section,
             "terminal": self.terminal, "per_category": self.per_category, "axis": self.axis,
             "description": self.description, "undefined": self.undefined,
-            "caveat": self.caveat,
+            "caveat": self.caveat, "aggregate": self.aggregate,
         }
 
     @classmethod
@@ -153,7 +166,18 @@ class MetricSpec:
             terminal=r.bool("terminal", True), per_category=r.bool("per_category", False),
             axis=axis, description=r.str("description", ""),
             undefined=r.str("undefined", "no value on any seed"), caveat=r.opt_str("caveat"),
+            aggregate=_read_aggregate(r),
         )
+
+
+def _read_aggregate(r: Reader) -> str | None:
+    from memory_bench.metrics.aggregate import AGGREGATES
+
+    name = r.opt_str("aggregate")
+    if name is not None and name not in AGGREGATES:
+        raise r.at("aggregate").fail(f"expected one of {', '.join(AGGREGATES)} or null, "
+                                     f"got {name!r}")
+    return name
 
 
 def _json_bound(b: float) -> float | str:
@@ -175,6 +199,8 @@ class Metric:
 
     spec: MetricSpec
     compute: Callable[[RecordView], Value] = field(repr=False, compare=False)
+    outcomes: Callable[[RecordView], Outcomes] | None = field(default=None, repr=False,
+                                                               compare=False)
 
     @property
     def name(self) -> str:
@@ -182,10 +208,25 @@ class Metric:
 
 
 def declare(name: str, label: str, compute: Callable[[RecordView], Value], *,
-            reads: Sequence[str], needs: Capability | None = None, **spec: Any) -> Metric:
-    """A :class:`Metric` from keyword arguments (``needs`` as a Capability)."""
+            reads: Sequence[str], needs: Capability | None = None,
+            outcomes: Callable[[RecordView], Outcomes] | None = None, **spec: Any) -> Metric:
+    """A :class:`Metric` from keyword arguments (``needs`` as a Capability).
+
+    ``outcomes`` (with ``aggregate=``, a name in ``metrics/aggregate.py``) gives
+    the per-question rows the paired tests use; the aggregate of the rows must be
+    the metric (tests/test_paired_stats.py checks every first-party declaration).
+    """
+    from memory_bench.metrics.aggregate import AGGREGATES
+
+    agg = spec.get("aggregate")
+    if (outcomes is None) != (agg is None):
+        raise ValueError(f"metric {name}: outcomes and aggregate go together")
+    if agg is not None and agg not in AGGREGATES:
+        raise ValueError(f"metric {name}: unknown aggregate {agg!r} "
+                         f"(known: {', '.join(AGGREGATES)})")
     return Metric(MetricSpec(name=name, label=label, reads=tuple(reads),
-                             needs=None if needs is None else needs.value, **spec), compute)
+                             needs=None if needs is None else needs.value, **spec), compute,
+                  outcomes)
 
 
 def compute_metrics(metrics: Sequence[Metric], records: Records,
@@ -199,6 +240,24 @@ def compute_metrics(metrics: Sequence[Metric], records: Records,
         out[m.name] = m.compute(view) if supported else None
         if m.spec.per_category:
             for cat in view.categories(m.spec.reads):
-                value = m.compute(RecordView(records, cat)) if supported else None
-                out[category_key(m.name, cat)] = value
+                # Computed even when unsupported, to know whether the category applies.
+                value = m.compute(RecordView(records, cat))
+                if value is not None:
+                    out[category_key(m.name, cat)] = value if supported else None
+    return out
+
+
+def compute_outcomes(metrics: Sequence[Metric], records: Records,
+                     capabilities: Collection[str]) -> dict[str, dict[str, list]]:
+    """Per-question rows of every supported metric that declares them:
+    ``{name: {"keys": [...], "values": [[...], ...]}}`` (nothing for a metric
+    without rows on this pair)."""
+    out: dict[str, dict[str, list]] = {}
+    view = RecordView(records)
+    for m in metrics:
+        if m.outcomes is None or not (m.spec.needs is None or m.spec.needs in capabilities):
+            continue
+        rows = m.outcomes(view)
+        if rows:
+            out[m.name] = {"keys": list(rows), "values": [list(v) for v in rows.values()]}
     return out

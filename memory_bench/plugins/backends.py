@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from memory_bench.contract.backend import Backend, BackendContext
 from memory_bench.contract.capabilities import Capability, parse_capabilities
+from memory_bench.contract.items import STRUCTURE
 from memory_bench.contract.options import Option
 from memory_bench.plugins.naming import check_name
 
@@ -53,9 +54,24 @@ class BackendInfo:
     manifest: BackendManifest | None = field(default=None, repr=False, compare=False)
     # Distributions whose versions the run's manifest records (e.g. "faiss-cpu").
     libraries: tuple[str, ...] = ()
+    # Item structure read whatever the options (beyond text, source, timestamp).
+    reads: tuple[str, ...] = ()
 
     def has(self, capability: Capability | str) -> bool:
         return Capability(capability) in self.capabilities
+
+    def capabilities_for(self, options: Mapping[str, Any]) -> frozenset[Capability]:
+        """The declared capabilities plus those the chosen option values grant."""
+        granted = [c for o in self.options for c in o.grants.get(options.get(o.name), ())]
+        return self.capabilities | parse_capabilities(granted)
+
+    def reads_for(self, options: Mapping[str, Any]) -> tuple[str, ...]:
+        """The item structure this configuration reads: declared, plus what the
+        chosen option values make it read (``supersede=tags`` reads ``tags``)."""
+        out = dict.fromkeys(self.reads)
+        for o in self.options:
+            out.update(dict.fromkeys(o.reads.get(options.get(o.name), ())))
+        return tuple(out)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -67,6 +83,7 @@ class BackendInfo:
             "plugin": self.plugin,
             "notes": list(self.notes),
             "libraries": list(self.libraries),
+            "reads": list(self.reads),
         }
 
 
@@ -93,8 +110,14 @@ class BackendRegistry:
         preload: BackendPreload | None = None,
         manifest: BackendManifest | None = None,
         libraries: Sequence[str] = (),
+        reads: Sequence[str] = (),
     ) -> None:
-        """Register one backend. Raises on a bad name or one already taken."""
+        """Register one backend. Raises on a bad name or one already taken.
+
+        ``reads`` names item structure the backend reads beyond text, source and
+        timestamp (``tags``, ``region``, ``id``); an option whose values change that
+        says so itself (``Option.reads``), as one that adds a capability does
+        (``Option.grants``)."""
         check_name("backend", name, self._current_plugin)
         if not callable(factory):
             raise TypeError(f"backend {name}: factory is not callable")
@@ -104,6 +127,13 @@ class BackendRegistry:
         names = [o.name for o in options]
         if len(names) != len(set(names)):
             raise ValueError(f"backend {name}: an option is declared twice")
+        for o in options:
+            parse_capabilities(c for caps in o.grants.values() for c in caps)
+        structure = [*reads, *(f for o in options for fs in o.reads.values() for f in fs)]
+        unknown = sorted(set(structure) - set(STRUCTURE))
+        if unknown:
+            raise ValueError(f"backend {name}: reads {unknown[0]!r}, not item structure "
+                             f"({', '.join(STRUCTURE)})")
         if name in self._backends:
             first = self._backends[name].plugin
             raise DuplicateBackendError(
@@ -122,6 +152,7 @@ class BackendRegistry:
             preload=preload,
             manifest=manifest,
             libraries=tuple(libraries),
+            reads=tuple(reads),
         )
 
     def get(self, name: str) -> BackendInfo | None:

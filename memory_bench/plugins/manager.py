@@ -30,7 +30,8 @@ ENV_PLUGINS = "MEMORY_BENCH_PLUGINS"
 # Set to 1 to skip entry points (only MEMORY_BENCH_PLUGINS and explicit objects load).
 ENV_NO_AUTOLOAD = "MEMORY_BENCH_DISABLE_PLUGIN_AUTOLOAD"
 # Registered before any other plugin, whatever the environment says (as tox does).
-INTERNAL_PLUGINS = ("memory_bench.scenarios.builtin",)
+INTERNAL_PLUGINS = ("memory_bench.scenarios.builtin", "memory_bench.scenarios.datasets.plugin",
+                    "memory_bench.scenarios.scale.plugin")
 INTERNAL = "<memory-bench>"
 
 

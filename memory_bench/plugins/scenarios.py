@@ -4,7 +4,8 @@ A generator turns (parameters, seed) into a :class:`~memory_bench.scenarios.scri
 It declares its parameters exactly as a backend declares options (name, type,
 default, bounds, help), the metrics its script is scored with, and optionally a
 check of the parameters together (``updates`` at most ``facts``, a dataset
-file that exists) and the caveats a report of it must state.
+file that exists), the caveats a report of it must state, and, for a fixed data
+file, how many seeds it has (a dataset's seeds are its folds).
 """
 
 from __future__ import annotations
@@ -29,6 +30,9 @@ Check = Callable[[Params], str | None]
 # What a report must say about data made with these parameters, given the
 # per-seed data_stats: sentences, most important first.
 Caveats = Callable[[Params, Mapping[str, Any]], list[str]]
+# How many distinct seeds the data has for these parameters (a dataset's seeds are
+# the folds of its file: seed i is fold i); None or absent: any seed.
+SeedCount = Callable[[Params], int]
 
 
 class DuplicateScenarioError(ValueError):
@@ -49,6 +53,7 @@ class GeneratorInfo:
     caveats: Caveats | None = field(default=None, repr=False, compare=False)
     plugin: str = "<unknown>"
     notes: tuple[str, ...] = ()
+    seed_count: SeedCount | None = field(default=None, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -84,13 +89,15 @@ class ScenarioRegistry:
         check: Check | None = None,
         caveats: Caveats | None = None,
         notes: Sequence[str] = (),
+        seed_count: SeedCount | None = None,
     ) -> None:
         """Register one generator. Raises on a bad name, one already taken, or a
         parameter the harness reserves."""
         from memory_bench.metrics.spec import Metric
 
         check_name("generator", name, self._current_plugin)
-        for what, fn in (("generate", generate), ("check", check), ("caveats", caveats)):
+        for what, fn in (("generate", generate), ("check", check), ("caveats", caveats),
+                         ("seed_count", seed_count)):
             if fn is not None and not callable(fn):
                 raise TypeError(f"generator {name}: {what} is not callable")
         names = [o.name for o in parameters]
@@ -115,6 +122,7 @@ class ScenarioRegistry:
             name=name, generate=generate, description=description, version=version,
             parameters=tuple(parameters), metrics=tuple(metrics), check=check,
             caveats=caveats, plugin=self._current_plugin, notes=tuple(notes),
+            seed_count=seed_count,
         )
 
     def get(self, name: str) -> GeneratorInfo | None:

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from memory_bench.contract.capabilities import Capability
 from memory_bench.contract.options import parse_backend_spec, resolve_options
 from memory_bench.plugins.backends import BackendInfo, BackendRegistry
 
@@ -24,6 +25,16 @@ class BackendSelection:
     info: BackendInfo
     options: dict[str, Any]
     spec: str
+
+    @property
+    def capabilities(self) -> frozenset[Capability]:
+        """What this configuration declares, option-granted capabilities included."""
+        return self.info.capabilities_for(self.options)
+
+    @property
+    def reads(self) -> tuple[str, ...]:
+        """The item structure this configuration reads beyond text, source, timestamp."""
+        return self.info.reads_for(self.options)
 
     def to_dict(self) -> dict[str, Any]:
         return {"label": self.label, "spec": self.spec, "options": self.options}

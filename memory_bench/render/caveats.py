@@ -14,11 +14,22 @@ from memory_bench.results.model import BackendEntry, Result
 __all__ = ["backend_notes", "caveats", "missing_metrics"]
 
 
+def _unmeasured(result: Result) -> list[str]:
+    """Headline metrics no backend has a value for: the scenario does not measure them."""
+    return [m.name for m in result.section("results")
+            if not any(r.metrics.get(m.name) is not None for b in result.backends
+                       for r in b.ok_runs())]
+
+
 def missing_metrics(result: Result, backend: BackendEntry) -> dict[str, str]:
-    """Headline metrics a backend has no value for, each with the reason."""
+    """Headline metrics a backend has no value for, each with the reason (metrics no
+    backend has are left to one line of their own)."""
     ok = backend.ok_runs()
     out = {}
+    skip = set(_unmeasured(result)) if any(b.ok_runs() for b in result.backends) else set()
     for m in result.section("results"):
+        if m.name in skip:
+            continue
         if any(r.metrics.get(m.name) is not None for r in ok):
             continue
         if not ok:
@@ -33,11 +44,45 @@ def missing_metrics(result: Result, backend: BackendEntry) -> dict[str, str]:
 def _seeds(result: Result) -> str:
     n = len(result.seeds)
     if n <= 1:
-        return ("One seed: no variance, no intervals and no verdicts. A single number from a "
-                "single run is an anecdote with decimals.")
-    return (f"{n} seeds. Each interval is a 95% Student-t interval over {n} per-seed values: "
-            f"wide, and itself uncertain with so few seeds. The exact sign-flip test reported "
-            f"beside each paired verdict cannot go below p = 2/2^{n} = {2 / 2**n:.4g}.")
+        return ("One seed: no variance over seeds, and the summary intervals are empty. "
+                "Paired verdicts still compare question by question, but say nothing about "
+                "other draws of the data.")
+    return (f"{n} seeds. Each summary interval is a 95% Student-t interval over {n} per-seed "
+            "values: wide, and itself uncertain with so few seeds. Verdicts do not rest on "
+            "it: they pair backends question by question (see the method), since a test over "
+            f"{n} per-seed values cannot go below p = 2/2^{n} = {2 / 2**n:.3g}.")
+
+
+def _exposure(result: Result) -> str | None:
+    e = result.scenario.exposure
+    if not e:
+        return None
+    if not e.get("structure"):
+        return (f"Backends saw each item's {', '.join(e.get('fields', []))} only: no tags, "
+                "opaque ids, sources drawn alike for every phase. The answer key (which "
+                "item is a fact, an update, noise or junk) stayed in the harness.")
+    readers = [b.label for b in result.backends if b.structure_used(result.scenario)]
+    return ("Items carried tags (a structured scenario): "
+            + (f"{', '.join(readers)} read them, so those rows (marked [structured]) used "
+               "structure the text-only rows did not have." if readers
+               else "no backend here declares that it reads them."))
+
+
+def _verdicts(result: Result) -> str | None:
+    tested = [c for c in result.comparisons or [] if c.p_holm is not None]
+    if not tested:
+        return None
+    per_seed = sum(c.test == "seed-sign-flip" for c in tested)
+    text = (f"Verdicts are corrected for multiplicity: Holm's correction over all "
+            f"{len(tested)} comparisons in this file keeps the chance of any false "
+            "ahead/behind at 5% or less. A per-question p-value is conditional on the "
+            "questions asked (are the two backends interchangeable on them); the effect's "
+            "cluster-bootstrap interval is what speaks to other seeds. A tie is not a proof "
+            "of equality.")
+    if per_seed:
+        text += (f" {per_seed} comparison(s) had no per-question outcomes and were tested "
+                 "over per-seed values only, which with few seeds almost never passes.")
+    return text
 
 
 def _missing(result: Result) -> list[str]:
@@ -98,15 +143,21 @@ def _latency(result: Result) -> str:
 def caveats(result: Result) -> list[str]:
     """The caveat list of this run, most important first."""
     scenario = list(result.scenario.caveats)
-    out = [*scenario[:2], _seeds(result), *_missing(result), *_failures(result),
+    out = [*scenario[:2], _seeds(result), *filter(None, [_exposure(result)]),
+           *_missing(result), *_failures(result),
            *(m.caveat for m in result.metrics if m.caveat)]
-    n_cmp = sum(1 for c in result.comparisons or []
-                if c.ci_low is not None and any(m.name == c.metric
-                                                for m in result.section("results")))
-    if n_cmp:
-        out.append(f"No correction for multiple comparisons: each of the {n_cmp} paired "
-                   "comparisons in the verdict table is at 95% on its own, so about 1 in 20 "
-                   "true ties can show as ahead or behind by chance.")
+    unmeasured = _unmeasured(result) if any(b.ok_runs() for b in result.backends) else []
+    if unmeasured:
+        out.append("Not measured by this scenario (no column): " + "; ".join(
+            f"{result.metric(n).label} ({result.metric(n).undefined})" for n in unmeasured)
+            + ".")
+    verdicts = _verdicts(result)
+    if verdicts:
+        out.append(verdicts)
+    elif any(c.ci_low is not None for c in result.comparisons or []):
+        out.append("No correction for multiple comparisons (an analysis from before "
+                   "per-question tests): each paired comparison is at 95% on its own, so "
+                   "about 1 in 20 true ties can show as ahead or behind by chance.")
     out.append("Retrieval only: no language model answers the questions. A probe counts when "
                "the right item's id is among the backend's first hits; what an LLM would do "
                "with the hits is not measured.")

@@ -15,7 +15,9 @@ from memory_bench.results.model import Result
 
 __all__ = ["FIXED_COLUMNS", "render_csv"]
 
-FIXED_COLUMNS = ("run_id", "backend", "name", "seed", "data_hash", "status", "error")
+# structured: the item structure the row read ("tags"), empty for a text-only row.
+FIXED_COLUMNS = ("run_id", "backend", "name", "structured", "seed", "data_hash", "status",
+                 "error")
 
 
 def render_csv(result: Result) -> str:
@@ -24,9 +26,10 @@ def render_csv(result: Result) -> str:
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerow([*FIXED_COLUMNS, *keys])
     for b in result.backends:
+        structured = ",".join(b.structure_used(result.scenario))
         for r in b.runs:
             writer.writerow([
-                result.run_id, b.label, b.name, r.seed, r.data_hash or "", r.status,
+                result.run_id, b.label, b.name, structured, r.seed, r.data_hash or "", r.status,
                 r.error or "",
                 *("" if r.metrics.get(k) is None else repr(float(r.metrics[k])) for k in keys),
             ])

@@ -4,11 +4,28 @@ from the metric's declaration (decimals, significant digits, thousands)."""
 from __future__ import annotations
 
 from memory_bench.metrics.spec import MetricSpec
-from memory_bench.results.model import BackendEntry, Comparison, MetricSummary
+from memory_bench.results.model import BackendEntry, Comparison, MetricSummary, Result
 
-__all__ = ["NOT_SUPPORTED", "cell", "num", "run_counts", "verdict_cell"]
+__all__ = ["NOT_SUPPORTED", "STRUCTURED", "cell", "num", "p_value", "row_label", "run_counts",
+           "verdict_cell"]
 
 NOT_SUPPORTED = "—"
+STRUCTURED = "[structured]"
+
+
+def row_label(result: Result, backend: BackendEntry) -> str:
+    """A backend's label as every table, plot and CSV shows it: marked when it read
+    item structure (tags) that the scenario gave it, so a structured row is never
+    read as a text-only one."""
+    return f"{backend.label} {STRUCTURED}" if backend.structure_used(result.scenario) \
+        else backend.label
+
+
+def p_value(p: float | None) -> str:
+    """A p-value in a cell: three significant digits, ``<1e-16`` below that."""
+    if p is None:
+        return NOT_SUPPORTED
+    return "<1e-16" if p < 1e-16 else f"{p:.3g}"
 
 
 def num(value: float, metric: MetricSpec, *, like: float | None = None) -> str:
@@ -44,14 +61,14 @@ def cell(summary: MetricSummary | None, metric: MetricSpec, *, ci: bool = True,
 
 
 def verdict_cell(comparison: Comparison | None, metric: MetricSpec) -> str:
-    """A paired verdict in a table cell: ``ahead +0.120``, ``tie``, ``n<2`` or —."""
+    """A paired verdict in a table cell: ``ahead +0.120`` (the effect), ``tie``, or —."""
     if comparison is None or comparison.verdict == "not supported":
         return NOT_SUPPORTED
     if comparison.verdict == "insufficient data":
         return f"n={comparison.n}, no verdict"
-    if comparison.verdict == "tie" or comparison.mean_diff is None:
+    diff = comparison.effect if comparison.effect is not None else comparison.mean_diff
+    if comparison.verdict == "tie" or diff is None:
         return "tie"
-    diff = comparison.mean_diff
     sign = "+" if diff >= 0 else "−"
     return f"{comparison.verdict} {sign}{num(abs(diff), metric)}"
 

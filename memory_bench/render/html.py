@@ -77,6 +77,7 @@ def render_html(result: Result, plots: Mapping[str, bytes] | None = None) -> str
         f"<title>{escape(title)}</title><style>{CSS}</style></head><body>",
         f"<h1>{escape(title)}</h1>", f"<p>{escape(S.run_line(result))}</p>",
         "<h2>Results</h2>", f'<p class="note">{escape(S.RESULTS_NOTE)}</p>',
+        f'<p class="note">{escape(S.exposure_note(result))}</p>',
         _table(*S.results_table(result)),
     ]
     if "bars" in plots:
@@ -86,6 +87,9 @@ def render_html(result: Result, plots: Mapping[str, bytes] | None = None) -> str
     head, rows = S.other_table(result)
     if len(head) > 2:
         parts += ["<h3>Other metrics</h3>", _table(head, rows)]
+        ingest = S.ingest_note(result)
+        if ingest:
+            parts.append(f'<p class="note">{escape(ingest)}</p>')
     categories = S.category_tables(result)
     if categories:
         parts += ["<h3>By category</h3>", f'<p class="note">{escape(S.CATEGORY_NOTE)}</p>']

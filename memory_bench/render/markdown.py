@@ -73,7 +73,7 @@ def render_headline(result: Result) -> str:
     seeds = len(result.seeds)
     lines = _table(*S.results_table(result))
     lines.append(md_escape(f"{result.scenario.name} scenario, {seeds} seed(s), run "
-                           f"{result.run_id}. {S.RESULTS_NOTE}"))
+                           f"{result.run_id}. {S.RESULTS_NOTE} {S.exposure_note(result)}"))
     return "\n".join(lines) + "\n"
 
 
@@ -82,7 +82,8 @@ def render_markdown(result: Result, images: Mapping[str, str] | None = None) -> 
     scen = result.scenario
     out = [f"# memory-bench comparison — {md_escape(scen.name)}", "",
            md_escape(S.run_line(result)), ""]
-    out += ["## Results", "", md_escape(S.RESULTS_NOTE), ""]
+    out += ["## Results", "", md_escape(S.RESULTS_NOTE), "", md_escape(S.exposure_note(result)),
+            ""]
     out += _table(*S.results_table(result))
     if images and "bars" in images:
         out += [f"![Per-metric means with 95% intervals]({images['bars']})", ""]
@@ -92,6 +93,9 @@ def render_markdown(result: Result, images: Mapping[str, str] | None = None) -> 
     if len(head) > 2:
         out += ["### Other metrics", ""]
         out += _table(head, rows)
+        ingest = S.ingest_note(result)
+        if ingest:
+            out += [md_escape(ingest), ""]
     categories = S.category_tables(result)
     if categories:
         out += ["### By category", "", md_escape(S.CATEGORY_NOTE), ""]

@@ -7,6 +7,8 @@ from __future__ import annotations
 import io
 from typing import Any
 
+from memory_bench.render.format import row_label
+from memory_bench.render.sections import measured
 from memory_bench.results.model import BackendEntry, MetricSummary, Result
 from memory_bench.results.paths import PLOT_NAMES
 
@@ -56,7 +58,7 @@ def _png(plt: Any, fig: Any) -> bytes:
 
 def _bars(plt: Any, result: Result) -> bytes:
     backends = result.backends
-    metrics = result.section("results")
+    metrics = measured(result, result.section("results"))
     colors = _colors(plt, len(backends))
     cols = min(5, max(1, len(metrics)))
     rows = max(1, -(-len(metrics) // cols))
@@ -94,7 +96,7 @@ def _bars(plt: Any, result: Result) -> bytes:
     for ax in list(axes.flat)[len(metrics):]:
         ax.axis("off")
     handles = [plt.Rectangle((0, 0), 1, 1, color=c) for c in colors]
-    fig.legend(handles, [b.label for b in backends], loc="lower center",
+    fig.legend(handles, [row_label(result, b) for b in backends], loc="lower center",
                ncol=max(1, min(len(backends), 6)), frameon=False, fontsize=9)
     n = len(result.seeds)
     fig.suptitle(f"Mean over {n} seed(s) with 95% t-interval", fontsize=11)
@@ -127,7 +129,7 @@ def _quality_latency(plt: Any, result: Result) -> bytes | None:
             xlo, xhi = _err(lat)
             ax.errorbar(lat.mean, q.mean, yerr=[[ylo], [yhi]], xerr=[[xlo], [xhi]],
                         fmt=MARKERS[i % len(MARKERS)], ms=8, color=colors[i],
-                        ecolor=colors[i], capsize=3, label=b.label, alpha=0.9)
+                        ecolor=colors[i], capsize=3, label=row_label(result, b), alpha=0.9)
         if log:
             ax.set_xscale("log")
             ax.xaxis.set_major_formatter(ticker.FuncFormatter(lambda x, _: f"{x:g}"))

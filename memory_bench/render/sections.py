@@ -12,8 +12,17 @@ from typing import Any
 from memory_bench.contract.capabilities import Capability
 from memory_bench.metrics.spec import MetricSpec, split_key
 from memory_bench.render.caveats import backend_notes, caveats
-from memory_bench.render.format import NOT_SUPPORTED, cell, num, run_counts, verdict_cell
-from memory_bench.results.model import Comparison, Result
+from memory_bench.render.format import (
+    NOT_SUPPORTED,
+    STRUCTURED,
+    cell,
+    num,
+    p_value,
+    row_label,
+    run_counts,
+    verdict_cell,
+)
+from memory_bench.results.model import Comparison, MetricSummary, Result
 
 __all__ = [
     "CAPS_NOTE",
@@ -26,7 +35,10 @@ __all__ = [
     "category_tables",
     "caveat_lines",
     "difference_table",
+    "exposure_note",
     "failures",
+    "ingest_note",
+    "measured",
     "method",
     "misses",
     "notes",
@@ -45,14 +57,20 @@ RESULTS_NOTE = (
 )
 CAPS_NOTE = "What each backend declares it keeps or does; — = not supported."
 VERDICT_NOTE = (
-    "Each row reads from the first backend's side, on per-seed differences over the same "
-    "seeds and items. ahead/behind: the 95% interval of the mean difference excludes 0 "
-    "(the number is the mean difference); tie: it does not. No winner is declared inside "
-    "the noise."
+    "Each row reads from the first backend's side, question by question over the same seeds "
+    "and items. ahead/behind: the paired test's p-value, after Holm's correction over every "
+    "comparison of this report, is at most 0.05 (the number is the effect: the difference "
+    "in the metric, first − second); tie: it is not. No winner is declared inside the noise."
 )
 DIFF_NOTE = (
-    "Every paired comparison behind the verdicts: mean difference (first − second), its 95% "
-    "t-interval, the seeded BCa bootstrap interval and the exact sign-flip p-value."
+    "Every paired comparison behind the verdicts: the effect (first − second, in the "
+    "metric's units, from the questions both answered) with its 95% cluster-bootstrap "
+    "interval (seeds, then questions within seeds), the paired test and its p-value before "
+    "and after Holm's correction, the seeds and questions paired, and the per-seed "
+    "t-interval of the mean difference (the summaries' method) for comparison. Tests: "
+    "mcnemar = exact paired randomization on 0/1 outcomes; randomization = paired "
+    "randomization, Monte Carlo; sign = exact sign test on per-question differences "
+    "(latency); seed-sign-flip = over per-seed values (no per-question outcomes)."
 )
 MISSES_NOTE = "Up to three probes per backend whose expected item was not the first hit."
 CATEGORY_NOTE = ("The same metric on each category of the records it reads (question "
@@ -74,15 +92,62 @@ def scenario_params(result: Result) -> dict[str, Any]:
     return d
 
 
+def measured(result: Result, metrics: list[MetricSpec]) -> list[MetricSpec]:
+    """The metrics some backend has a value for: a metric the scenario never measures
+    (no fact written twice, say) gets no column; the caveats say why."""
+    return [m for m in metrics
+            if any((b.summary.get(m.name) or _EMPTY).mean is not None for b in result.backends)]
+
+
 def _metric_table(result: Result, metrics: list[MetricSpec]) -> tuple[list[str], list]:
+    metrics = measured(result, metrics)
     head = ["backend", "runs ok"] + [m.label for m in metrics]
     rows = []
     for b in result.backends:
         ok = len(b.ok_runs())
-        rows.append([b.label, run_counts(b)] + [
+        rows.append([row_label(result, b), run_counts(b)] + [
             cell(b.summary.get(m.name), m, runs_ok=ok) for m in metrics
         ])
     return head, rows
+
+
+def exposure_note(result: Result) -> str:
+    """What the backends were given, from the result's record of the items written."""
+    e = result.scenario.exposure
+    if not e:
+        return ("This file does not record what the items exposed to backends (written "
+                "before that was recorded).")
+    given = ", ".join(e.get("fields", []))
+    marked = [b.label for b in result.backends if b.structure_used(result.scenario)]
+    if not e.get("structure"):
+        return (f"Backends were given each item's {given}: no tags, ids opaque (the run's "
+                "prefix and a random token), sources drawn alike for every phase. No row "
+                "read structure.")
+    keys = ", ".join(e.get("tag_keys", []))
+    if "items" in e:
+        text = (f"Structured scenario: {e.get('tagged_items', 0)} of {e['items']} items "
+                f"carried tags ({keys}).")
+    else:
+        text = f"Structured scenario ({e.get('note', f'items carried tags: {keys}')})."
+    if marked:
+        text += (f" {STRUCTURED} marks the rows that read them ({', '.join(marked)}): a "
+                 "structured track, not comparable with text-only rows.")
+    return text
+
+
+def ingest_note(result: Result) -> str | None:
+    """Where an ingest figure comes from: the embedding cache's state in this run."""
+    if not any(m.name == "ingest_items_per_s" for m in result.metrics):
+        return None
+    cache = result.execution.get("cache")
+    if cache == "off":
+        return ("ingest/s: measured cold, with no embedding cache: every embedding backend "
+                "encoded every text it stored.")
+    if cache == "on":
+        return ("ingest/s: the embedding cache was on, so an embedding backend encodes only "
+                "texts no earlier pair encoded: these are cache look-ups, not learning "
+                "speed (publish with --no-cache).")
+    return "ingest/s: this file does not record the embedding cache's state."
 
 
 def results_table(result: Result) -> tuple[list[str], list[list[str]]]:
@@ -102,16 +167,18 @@ def category_tables(result: Result) -> list[tuple[str, list[str], list[list[str]
         if not mine:
             continue
         head = ["backend", *(split_key(k)[1] or "" for k in mine)]
-        rows = [[b.label, *(cell(b.summary.get(k), m) for k in mine)] for b in result.backends]
+        rows = [[row_label(result, b), *(cell(b.summary.get(k), m) for k in mine)]
+                for b in result.backends]
         out.append((m.label, head, rows))
     return out
 
 
 def capability_table(result: Result) -> tuple[list[str], list[list[str]]]:
     caps = [c.value for c in Capability]
-    rows = [[b.label, *("yes" if b.has(c) else NOT_SUPPORTED for c in caps)]
+    rows = [[row_label(result, b), *("yes" if b.has(c) else NOT_SUPPORTED for c in caps),
+             ", ".join(b.reads) or NOT_SUPPORTED]
             for b in result.backends]
-    return ["backend", *caps], rows
+    return ["backend", *caps, "reads"], rows
 
 
 def _comparisons(result: Result) -> dict[tuple[str, str], dict[str, Comparison]]:
@@ -121,14 +188,23 @@ def _comparisons(result: Result) -> dict[tuple[str, str], dict[str, Comparison]]
     return pairs
 
 
+def _labels(result: Result) -> dict[str, str]:
+    return {b.label: row_label(result, b) for b in result.backends}
+
+
 def verdict_table(result: Result) -> tuple[list[str], list[list[str]]]:
-    metrics = result.section("results")
+    metrics = measured(result, result.section("results"))
     head = ["first", "second"] + [m.label for m in metrics]
+    shown = _labels(result)
     rows = [
-        [a, b] + [verdict_cell(by_metric.get(m.name), m) for m in metrics]
+        [shown.get(a, a), shown.get(b, b)] + [verdict_cell(by_metric.get(m.name), m)
+                                              for m in metrics]
         for (a, b), by_metric in _comparisons(result).items()
     ]
     return head, rows
+
+
+_EMPTY = MetricSummary()
 
 
 def _maybe(x: float | None, metric: MetricSpec) -> str:
@@ -142,18 +218,22 @@ def _interval(low: float | None, high: float | None, metric: MetricSpec) -> str:
 
 
 def difference_table(result: Result) -> tuple[list[str], list[list[str]]]:
-    head = ["first", "second", "metric", "n", "mean diff", "95% t-interval",
-            "BCa bootstrap", "sign-flip p", "verdict"]
+    head = ["first", "second", "metric", "seeds", "questions", "effect", "95% interval",
+            "test", "p", "p (Holm)", "verdict", "per-seed t-interval"]
     rows = []
+    shown = _labels(result)
     for (a, b), by_metric in _comparisons(result).items():
-        for m in result.section("results"):
+        for m in measured(result, result.section("results")):
             c = by_metric.get(m.name)
             if c is None or c.verdict == "not supported":
                 continue
+            effect = c.effect if c.effect is not None else c.mean_diff
             rows.append([
-                a, b, m.label, str(c.n), _maybe(c.mean_diff, m),
-                _interval(c.ci_low, c.ci_high, m), _interval(c.boot_low, c.boot_high, m),
-                NOT_SUPPORTED if c.p_sign_flip is None else f"{c.p_sign_flip:.3g}", c.verdict,
+                shown.get(a, a), shown.get(b, b), m.label, str(c.n),
+                NOT_SUPPORTED if c.questions is None else str(c.questions),
+                _maybe(effect, m), _interval(c.effect_low, c.effect_high, m),
+                c.test or NOT_SUPPORTED, p_value(c.p), p_value(c.p_holm), c.verdict,
+                _interval(c.ci_low, c.ci_high, m),
             ])
     return head, rows
 
@@ -188,7 +268,8 @@ def misses(result: Result, per_backend: int = 3) -> tuple[list[str], list] | Non
                   and (p.returned[:1] or [None])[0] not in p.expected]
         for p in probes[:per_backend]:
             top = (p.returned or [NOT_SUPPORTED])[0]
-            rows.append([b.label, str(run.seed), p.question, ", ".join(p.expected), top])
+            rows.append([row_label(result, b), str(run.seed), p.question, ", ".join(p.expected),
+                         top])
     if not rows:
         return None
     return ["backend", "seed", "question", "expected id", "first hit"], rows

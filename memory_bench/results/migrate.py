@@ -3,8 +3,12 @@
 1.x kept the scenario's parameters flat beside its name, records by phase
 (``phase``, one ``expected`` id, ``old``; ``gate`` and ``reinforce`` lists), and
 no metric declarations (the continual metrics were implied). The migration is
-structural only: every value is kept, and a field of the wrong shape is left as
-it is, so that the typed reader reports its JSON path.
+structural: every value is kept, and a field of the wrong shape is left as it
+is, so that the typed reader reports its JSON path. Two facts about 1.x runs
+are added, because a report of one must not read as text-only: every 1.x
+generator wrote ``subject:``/``relation:`` tags and ids and sources that named
+the phase (the scenario's ``exposure``), and the first-party backends that read
+those tags did so (``reads``, from their options as run).
 """
 
 from __future__ import annotations
@@ -18,6 +22,15 @@ __all__ = ["SCHEMA_NAME", "migrate"]
 SCHEMA_NAME = "memory-bench"
 _SCENARIO_KEYS = ("name", "description", "generator", "seeds", "seed_base", "data_hashes",
                   "data_stats")
+_EXPOSURE_1X = {
+    "fields": ["text", "source", "timestamp", "region", "tags"], "structure": ["tags"],
+    "tag_keys": ["relation", "subject"],
+    "note": "memory-bench 1.x: every fact, noise item and update carried subject:/relation: "
+            "tags, and ids and sources named the phase (bench-<run>-e1-0007, bench-<run>-e2)",
+}
+# (backend, option, values that read tags) of the first-party backends in 1.x
+_READS_1X = (("rshl", "supersede", ("auto", "tags")), ("faiss-rag", "supersede", ("tags",)),
+             ("faiss-rag-recency", "supersede", ("tags",)))
 
 
 def _version(data: dict[str, Any]) -> tuple[int, int]:
@@ -38,6 +51,7 @@ def _scenario(old: Any) -> Any:
 
     new = {k: old[k] for k in _SCENARIO_KEYS if k in old}
     new["params"] = {k: v for k, v in old.items() if k not in _SCENARIO_KEYS}
+    new["exposure"] = dict(_EXPOSURE_1X)
     generator = old.get("generator")
     stats = old.get("data_stats")
     if isinstance(generator, str) and isinstance(stats, dict):
@@ -98,7 +112,10 @@ def _backend(b: Any) -> Any:
         if isinstance(r, dict) and "records" in r:
             r = {**r, "records": _records(r["records"])}
         runs.append(r)
-    return {**b, "runs": runs}
+    options = b.get("options") if isinstance(b.get("options"), dict) else {}
+    reads = ["tags"] if any(b.get("name") == name and options.get(opt) in values
+                            for name, opt, values in _READS_1X) else []
+    return {**b, "runs": runs, "reads": reads}
 
 
 def migrate(data: Any) -> dict[str, Any]:

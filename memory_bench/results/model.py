@@ -93,10 +93,17 @@ class PairRun:
     warnings: list[str] = field(default_factory=list)
     data_stats: dict[str, Any] | None = None
     worker: dict[str, Any] = field(default_factory=dict)
+    # Per-question rows of the metrics that declare them: {name: {"keys", "values"}}.
+    outcomes: dict[str, dict[str, list]] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
         return self.status == "ok"
+
+    def rows(self, metric: str) -> dict[str, list[float]]:
+        """A metric's per-question rows on this pair, by question key ({} if none)."""
+        o = self.outcomes.get(metric)
+        return dict(zip(o["keys"], o["values"], strict=True)) if o else {}
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"seed": self.seed, "status": self.status, "error": self.error,
@@ -114,6 +121,8 @@ class PairRun:
             d["data_stats"] = self.data_stats
         if self.worker:
             d["worker"] = dict(self.worker)
+        if self.outcomes:
+            d["outcomes"] = self.outcomes
         return d
 
     @classmethod
@@ -132,7 +141,16 @@ class PairRun:
             cleanup=None if cleanup.value is None else Cleanup.read(cleanup),
             warnings=r.str_list("warnings", default=[]), data_stats=r.opt_obj("data_stats"),
             worker=r.obj("worker", {}),
+            outcomes=r.mapping("outcomes", _read_outcomes, default={}),
         )
+
+
+def _read_outcomes(r: Reader) -> dict[str, list]:
+    keys = r.str_list("keys")
+    values = r.list("values", lambda row: row.num_list_self())
+    if len(keys) != len(values):
+        raise r.fail(f"{len(keys)} keys for {len(values)} rows")
+    return {"keys": keys, "values": values}
 
 
 @dataclass
@@ -152,9 +170,17 @@ class BackendEntry:
     libraries: list[str] = field(default_factory=list)
     runs: list[PairRun] = field(default_factory=list)
     summary: dict[str, MetricSummary] = field(default_factory=dict)
+    # Item structure this configuration reads beyond text, source and timestamp.
+    reads: list[str] = field(default_factory=list)
 
     def has(self, capability: str) -> bool:
         return capability in self.capabilities
+
+    def structure_used(self, exposed: ScenarioBlock) -> list[str]:
+        """The structure this backend reads that the scenario gave it (its row is
+        marked when this is not empty): ``["tags"]`` for a tag reader on a
+        structured scenario, ``[]`` on a text-only one."""
+        return [f for f in self.reads if f in exposed.structure()]
 
     def ok_runs(self) -> list[PairRun]:
         return [r for r in self.runs if r.ok]
@@ -169,6 +195,7 @@ class BackendEntry:
             "capabilities": list(self.capabilities), "options": dict(self.options),
             "declared_options": list(self.declared_options), "plugin": self.plugin,
             "notes": list(self.notes), "libraries": list(self.libraries),
+            "reads": list(self.reads),
             "runs": [r.to_dict() for r in self.runs],
             "summary": {k: v.to_dict() for k, v in self.summary.items()},
         }
@@ -185,6 +212,7 @@ class BackendEntry:
             libraries=r.str_list("libraries", default=[]),
             runs=r.list("runs", PairRun.read, default=[]),
             summary=r.mapping("summary", MetricSummary.read, default={}),
+            reads=r.str_list("reads", default=[]),
         )
 
 
@@ -203,6 +231,14 @@ class ScenarioBlock:
     data_hashes: dict[str, str] = field(default_factory=dict)
     data_stats: dict[str, Any] = field(default_factory=dict)
     caveats: list[str] = field(default_factory=list)
+    # What backends were given, from the items written (Script.exposure), over seeds.
+    exposure: dict[str, Any] = field(default_factory=dict)
+
+    def structure(self) -> list[str]:
+        """Item structure beyond text, source and timestamp that some item carried
+        (``tags`` when the scenario was structured); ``region`` is not counted when
+        every item had the same one."""
+        return [f for f in self.exposure.get("structure", [])]
 
     def params_key(self) -> dict[str, Any]:
         """What must match for two runs to be the same experiment."""
@@ -215,7 +251,7 @@ class ScenarioBlock:
             "generator_version": self.generator_version, "plugin": self.plugin,
             "params": dict(self.params), "seeds": self.seeds, "seed_base": self.seed_base,
             "data_hashes": dict(self.data_hashes), "data_stats": dict(self.data_stats),
-            "caveats": list(self.caveats),
+            "caveats": list(self.caveats), "exposure": dict(self.exposure),
         }
 
     @classmethod
@@ -228,12 +264,22 @@ class ScenarioBlock:
             data_hashes=r.mapping("data_hashes", lambda x: x._check_self(
                 lambda v: isinstance(v, str), "a string"), default={}),
             data_stats=r.obj("data_stats", {}), caveats=r.str_list("caveats", default=[]),
+            exposure=r.obj("exposure", {}),
         )
 
 
 @dataclass
 class Comparison:
-    """Backend ``a`` against ``b`` on one metric, from per-seed differences a - b."""
+    """Backend ``a`` against ``b`` on one metric (``memory_bench.analysis``).
+
+    ``effect`` [``effect_low``, ``effect_high``]: the difference a - b in the metric's
+    units with its 95% cluster-bootstrap interval; ``p``: the paired test's p
+    (``test`` says which, over ``questions`` paired questions), ``p_holm`` after
+    Holm's correction, ``discordant``: [a higher, b higher] for the exact tests.
+    ``mean_diff``, ``ci_low``, ``ci_high``, ``p_sign_flip``: the per-seed
+    differences, their t-interval and exact sign-flip p (analysis version 1's
+    verdict), kept beside it.
+    """
 
     a: str
     b: str
@@ -248,6 +294,14 @@ class Comparison:
     boot_low: float | None = None
     boot_high: float | None = None
     p_sign_flip: float | None = None
+    test: str | None = None
+    questions: int | None = None
+    effect: float | None = None
+    effect_low: float | None = None
+    effect_high: float | None = None
+    p: float | None = None
+    p_holm: float | None = None
+    discordant: list[int] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -261,6 +315,11 @@ class Comparison:
             mean_diff=r.opt_num("mean_diff"), ci_low=r.opt_num("ci_low"),
             ci_high=r.opt_num("ci_high"), boot_low=r.opt_num("boot_low"),
             boot_high=r.opt_num("boot_high"), p_sign_flip=r.opt_num("p_sign_flip"),
+            test=r.opt_str("test"), questions=r.opt_int("questions"),
+            effect=r.opt_num("effect"), effect_low=r.opt_num("effect_low"),
+            effect_high=r.opt_num("effect_high"), p=r.opt_num("p"), p_holm=r.opt_num("p_holm"),
+            discordant=None if r.at("discordant", None).value is None
+            else r.int_list("discordant"),
         )
 
 

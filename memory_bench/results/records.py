@@ -8,7 +8,8 @@ their category, which is how a metric says what it reads.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+import copy
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from memory_bench.results.validate import Reader
@@ -29,6 +30,10 @@ class ProbeRecord:
     ``top_*`` is what the backend reported for its top hit; ``written_*`` is what
     the harness wrote for the item that hit names (None when the id is unknown).
     ``outrank``: ids the expected ones should beat (an update's old value).
+    ``hit_sources``: every source each returned hit reports (a merged cell may
+    report several), aligned with ``returned``; ``expected_sources`` and
+    ``expected_timestamps``: what the harness wrote for each expected id, so that
+    provenance can be scored against the answer, not only against the top hit.
     """
 
     tag: str
@@ -44,6 +49,9 @@ class ProbeRecord:
     top_timestamp: str | None = None
     written_source: str | None = None
     written_timestamp: str | None = None
+    hit_sources: list[list[str]] = field(default_factory=list)
+    expected_sources: list[str | None] = field(default_factory=list)
+    expected_timestamps: list[str | None] = field(default_factory=list)
 
     def rank(self, item_id: str | None) -> int | None:
         """1-based rank of ``item_id`` in the returned ids, or None."""
@@ -69,22 +77,35 @@ class ProbeRecord:
             top_source=r.opt_str("top_source"), top_timestamp=r.opt_str("top_timestamp"),
             written_source=r.opt_str("written_source"),
             written_timestamp=r.opt_str("written_timestamp"),
+            hit_sources=r.list("hit_sources", _strings, default=[]),
+            expected_sources=r.list("expected_sources", _opt_string, default=[]),
+            expected_timestamps=r.list("expected_timestamps", _opt_string, default=[]),
         )
+
+
+def _strings(r: Reader) -> list[str]:
+    return [x._check_self(lambda v: isinstance(v, str), "a string") for x in r.items()]
+
+
+def _opt_string(r: Reader) -> str | None:
+    return r._check_self(lambda v: v is None or isinstance(v, str), "a string or null")
 
 
 @dataclass
 class WriteRecord:
-    """One write call: its tag, item count, accepted count, wall seconds."""
+    """One write call: its tag, item count, accepted count, wall seconds, and the
+    pair process's resident memory after it (bytes; None where unreadable)."""
 
     tag: str
     items: int
     accepted: int
     seconds: float
+    rss_bytes: int | None = None
 
     @classmethod
     def read(cls, r: Reader) -> WriteRecord:
         return cls(tag=r.str("tag"), items=r.int("items"), accepted=r.int("accepted"),
-                   seconds=r.num("seconds"))
+                   seconds=r.num("seconds"), rss_bytes=r.opt_int("rss_bytes"))
 
 
 @dataclass
@@ -129,7 +150,14 @@ class Records:
     consolidations: list[dict[str, Any]] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        """As ``dataclasses.asdict`` gives it, about 10x faster: every record's fields
+        are scalars or lists of scalars, so a shallow copy of each list is a deep one
+        (a run's records are serialised for every pair file and result write)."""
+        return {
+            "probes": _plain(self.probes), "writes": _plain(self.writes),
+            "items": _plain(self.items), "strengths": _plain(self.strengths),
+            "consolidations": copy.deepcopy(self.consolidations),
+        }
 
     @classmethod
     def read(cls, r: Reader) -> Records:
@@ -144,3 +172,16 @@ class Records:
     @classmethod
     def from_dict(cls, d: Any, path: str = "records") -> Records:
         return cls.read(Reader(d, path))
+
+
+_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def _plain(records: list[Any]) -> list[dict[str, Any]]:
+    if not records:
+        return []
+    names = _NAMES.get(type(records[0]))
+    if names is None:
+        names = _NAMES[type(records[0])] = tuple(f.name for f in fields(records[0]))
+    return [{n: (list(v) if isinstance(v := getattr(r, n), list) else v) for n in names}
+            for r in records]

@@ -133,6 +133,10 @@ class Reader:
         child = self.at(key, default)
         return [float(x._check_self(_is_num, "a number")) for x in child.items()]
 
+    def num_list_self(self) -> list[float]:
+        """This value as a list of numbers."""
+        return [float(x._check_self(_is_num, "a number")) for x in self.items()]
+
     def int_list(self, key: str, default: Any = MISSING) -> list[int]:
         child = self.at(key, default)
         return [x._check_self(lambda v: isinstance(v, int) and not isinstance(v, bool),

@@ -1,8 +1,9 @@
 """The first-party scenario generators, registered through the plugin hook a third
 party uses (an internal plugin: always loaded, before entry points).
 
-``templated`` and ``natural`` both make the continual protocol's data and run
-its eight-phase script; they differ in where the facts come from.
+``templated``, ``hard`` and ``natural`` all make the continual protocol's data
+and run its script; they differ in where the facts come from and how hard
+they are to find.
 """
 
 from __future__ import annotations
@@ -14,25 +15,35 @@ from typing import Any
 from memory_bench.plugins.hookspecs import hookimpl
 from memory_bench.plugins.scenarios import ScenarioRegistry
 from memory_bench.scenarios.continual.caveats import continual_caveats
-from memory_bench.scenarios.continual.params import CONTINUAL_PARAMETERS, check_continual
+from memory_bench.scenarios.continual.params import (
+    CONTINUAL_PARAMETERS,
+    HARD_PARAMETERS,
+    check_continual,
+    check_hard,
+)
 from memory_bench.scenarios.script import Script
 
 __all__ = ["continual_data", "memory_bench_register_scenarios"]
 
-VERSION = "1.0"
+VERSION = "2.0"  # 2.0: opaque ids, phase-free sources, tags only when structured
 _MODULES = {
     "templated": "memory_bench.scenarios.generators.templated",
+    "hard": "memory_bench.scenarios.generators.hard",
     "natural": "memory_bench.scenarios.generators.natural",
 }
+
+
+def _params(name: str, params: Mapping[str, Any]) -> Any:
+    from memory_bench.scenarios.continual.params import ContinualParams, HardParams
+
+    return (HardParams if name == "hard" else ContinualParams).from_params(params)
 
 
 def continual_data(spec: Any, seed: int) -> Any:
     """The continual data (facts, noise, updates, gate) a built-in generator makes for a
     scenario spec and a seed: what scripts and tuning tools outside a run inspect."""
-    from memory_bench.scenarios.continual import ContinualParams
-
     return importlib.import_module(_MODULES[spec.generator]).generate(
-        ContinualParams.from_params(spec.params), seed)
+        _params(spec.generator, spec.params), seed)
 
 
 def _continual(name: str):
@@ -41,10 +52,10 @@ def _continual(name: str):
         return importlib.import_module(_MODULES[name])
 
     def generate(params: Mapping[str, Any], seed: int) -> Script:
-        from memory_bench.scenarios.continual import ContinualParams, continual_script
+        from memory_bench.scenarios.continual import continual_script
         from memory_bench.scenarios.generators.names import PoolExhausted
 
-        p = ContinualParams.from_params(params)
+        p = _params(name, params)
         try:
             data = module().generate(p, seed)
         except PoolExhausted as exc:  # capacity_error should have caught it: still say why
@@ -52,10 +63,8 @@ def _continual(name: str):
         return continual_script(p, data)
 
     def check(params: Mapping[str, Any]) -> str | None:
-        from memory_bench.scenarios.continual import ContinualParams
-
-        return check_continual(params) or module().capacity_error(
-            ContinualParams.from_params(params))
+        first = check_hard(params) if name == "hard" else check_continual(params)
+        return first or module().capacity_error(_params(name, params))
 
     return generate, check
 
@@ -67,6 +76,9 @@ def memory_bench_register_scenarios(registry: ScenarioRegistry) -> None:
     descriptions = {
         "templated": "METHOD.md's protocol on templated synthetic facts about invented names: "
                      "13 relations, 4 fact templates and 3 question phrasings each",
+        "hard": "the same protocol made hard and kept fair: families of people with "
+                "near-identical names, several facts each, questions and updates in other "
+                "words, same-family distractors, every gate kind",
         "natural": "the same protocol on real prose: WordNet 3.0 definitions asked for by a "
                    "synonym the fact does not contain",
     }
@@ -77,7 +89,7 @@ def memory_bench_register_scenarios(registry: ScenarioRegistry) -> None:
             generate=generate,
             description=description,
             version=VERSION,
-            parameters=CONTINUAL_PARAMETERS,
+            parameters=HARD_PARAMETERS if name == "hard" else CONTINUAL_PARAMETERS,
             metrics=CONTINUAL_METRICS,
             check=check,
             caveats=continual_caveats(name),

@@ -42,6 +42,8 @@ __all__ = [
     "Step",
     "Write",
     "canonical_hash",
+    "merge_exposure",
+    "question_digest",
 ]
 
 # Generators write ids (and, where they carry it, sources) under this prefix; the
@@ -115,6 +117,24 @@ def canonical_hash(doc: Any) -> str:
     return "sha256:" + hashlib.sha256(blob.encode("utf-8")).hexdigest()
 
 
+def question_digest(question: str) -> str:
+    """What a record keeps of a question it may not republish: enough to match it
+    against one's own copy of the data, not the text."""
+    return "sha256:" + hashlib.sha256(question.encode("utf-8")).hexdigest()[:16]
+
+
+def merge_exposure(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
+    """Two seeds' exposure as one: lists united, counts added, examples of the first."""
+    if not a:
+        return dict(b)
+    out = dict(a)
+    for key in ("fields", "structure", "tag_keys", "regions"):
+        out[key] = list(dict.fromkeys([*a.get(key, []), *b.get(key, [])]))
+    for key in ("items", "tagged_items"):
+        out[key] = a.get(key, 0) + b.get(key, 0)
+    return out
+
+
 def _step_dict(step: Step) -> dict[str, Any]:
     kind = type(step).__name__.lower()
     d: dict[str, Any] = {"step": kind, "tag": step.tag}
@@ -138,6 +158,8 @@ class Script:
     ``data_hash`` is what the result records for the seed; a generator that
     leaves it empty gets the hash of the script's canonical JSON. ``stats`` are
     facts about the data a reader should know (the result's ``data_stats``).
+    ``redact_questions``: the questions come from a data file whose licence does not
+    let a result republish them; the records keep a digest of each, not its text.
     """
 
     steps: tuple[Step, ...]
@@ -146,6 +168,7 @@ class Script:
     data_hash: str = ""
     stats: dict[str, Any] = field(default_factory=dict, compare=False)
     prefix: str = UNBOUND_PREFIX
+    redact_questions: bool = False
 
     def __post_init__(self) -> None:
         if self.k < 1:
@@ -161,6 +184,26 @@ class Script:
 
     def probes(self) -> list[Probe]:
         return [s for s in self.steps if isinstance(s, Probe)]
+
+    def exposure(self) -> dict[str, Any]:
+        """What the backends of this script are given, from the items themselves:
+        the item fields, the structure beyond text, source and timestamp (``tags``
+        when any item has one; ``region`` when items differ in it), how many items
+        carry tags and which tag keys, and a few ids and sources as they look."""
+        items = self.items()
+        tagged = [i for i in items if i.tags]
+        regions = sorted({i.region for i in items})
+        structure = (["tags"] if tagged else []) + (["region"] if len(regions) > 1 else [])
+        return {
+            "fields": ["text", "source", "timestamp", "region", *(["tags"] if tagged else [])],
+            "structure": structure,
+            "items": len(items),
+            "tagged_items": len(tagged),
+            "tag_keys": sorted({t.partition(":")[0] for i in tagged for t in i.tags}),
+            "regions": regions,
+            "id_examples": [i.id for i in items[:3]],
+            "source_examples": sorted({i.source for i in items})[:5],
+        }
 
     def check(self) -> None:
         """Every item id under the prefix and unique; every referenced id written

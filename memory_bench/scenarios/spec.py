@@ -58,6 +58,18 @@ class ScenarioSpec:
     description: str = ""
     seeds: int = 5
     seed_base: int = 0
+    seed_count: int | None = None  # a dataset's seeds are its folds: 0 .. seed_count - 1
+
+    def check_seeds(self, seeds: list[int]) -> None:
+        """Refuse a seed the data does not have (one line)."""
+        if self.seed_count is None:
+            return
+        bad = [s for s in seeds if not 0 <= s < self.seed_count]
+        if bad:
+            raise ScenarioError(
+                f"scenario {self.name}: seed {bad[0]} does not exist: its data has "
+                f"{self.seed_count} fold(s), seeds 0-{self.seed_count - 1} (a dataset's seeds "
+                "are the folds of its file; --set folds=N changes how many)")
 
     def seed_list(self, count: int | None = None) -> list[int]:
         return [self.seed_base + i for i in range(self.seeds if count is None else count)]
@@ -84,9 +96,12 @@ def _generator(registry: ScenarioRegistry, name: Any, origin: str) -> GeneratorI
 
 def resolve_scenario(
     registry: ScenarioRegistry, data: Mapping[str, Any], origin: str,
-    overrides: Mapping[str, Any] | None = None,
+    overrides: Mapping[str, Any] | None = None, *, check: bool = True,
 ) -> ScenarioSpec:
-    """Validate a scenario's keys (a file's, then ``--set`` overrides) into a spec."""
+    """Validate a scenario's keys (a file's, then ``--set`` overrides) into a spec.
+
+    ``check`` False skips the generator's check of the parameters together: a
+    file whose data path comes from ``--set`` is checked once, with it."""
     merged = {**data, **(overrides or {})}
     for key in ("name", "description"):
         if key in merged and not isinstance(merged[key], str):
@@ -102,12 +117,16 @@ def resolve_scenario(
                                   {k: merged[k] for k in ("seeds", "seed_base") if k in merged})
     except OptionError as exc:
         raise ScenarioError(f"{origin}: {exc}") from None
-    if info.check is not None:
+    if check and info.check is not None:
         problem = info.check(params)
         if problem:
             raise ScenarioError(f"scenario {name}: {problem}")
+    count = info.seed_count(params) if check and info.seed_count is not None else None
+    if count is not None and "seeds" not in merged:
+        harness["seeds"] = max(1, count - harness["seed_base"])  # every fold by default
     return ScenarioSpec(name=name, generator=info.name, params=params,
-                        description=merged.get("description", ""), **harness)
+                        description=merged.get("description", ""), seed_count=count,
+                        **harness)
 
 
 def find_scenario(name_or_path: str) -> Path:
@@ -167,7 +186,7 @@ def load_scenario(
     path = find_scenario(name_or_path)
     data = read_scenario_file(path)
     data.setdefault("name", path.stem)
-    spec = resolve_scenario(registry, data, f"scenario file {path}")
+    spec = resolve_scenario(registry, data, f"scenario file {path}", check=not overrides)
     if overrides:
         spec = resolve_scenario(registry, {**data, **spec.params}, "--set", overrides)
     return spec

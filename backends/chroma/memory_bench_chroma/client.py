@@ -12,11 +12,20 @@ import os
 from pathlib import Path
 from typing import Any
 
-__all__ = ["open_client"]
+__all__ = ["import_chromadb", "open_client"]
+
+
+def import_chromadb() -> Any:
+    """chromadb, imported with telemetry off (the modules a client needs included)."""
+    os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
+    import chromadb
+    import chromadb.api.rust  # the embedded client's implementation
+
+    return chromadb
 
 
 def _settings() -> Any:
-    os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
+    import_chromadb()
     from chromadb.config import Settings
 
     return Settings(anonymized_telemetry=False, allow_reset=False)

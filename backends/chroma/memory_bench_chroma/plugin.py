@@ -59,10 +59,18 @@ def _factory(options: dict[str, Any], ctx: BackendContext) -> Any:
 
 
 def _preload(options: dict[str, Any], cache_dir: Any) -> None:
-    """Before the harness forks a process per pair: load the model and heavy imports once."""
+    """Before the harness forks a process per pair: load the model and heavy imports once.
+
+    chromadb itself is imported here (about 2 s, which each pair paid before; it
+    starts no thread), never a client: its Rust runtime's threads would not
+    survive the fork.
+    """
     from memory_bench_embed import preload
 
-    preload(options, 'memory_bench_chroma.backend', 'memory_bench_chroma.client')
+    from memory_bench_chroma.client import import_chromadb
+
+    import_chromadb()
+    preload(options, "memory_bench_chroma.backend")
 
 
 @hookimpl

@@ -1,10 +1,13 @@
 """The shared frozen embedder: L2-normalised float32 vectors from one model, cached.
 
-One loaded model is shared per process; each backend gets its own light
-:class:`Embedder` over it (own cache connection, own counters).
+One runtime (``runtime.py``: torch, onnx or onnx-int8) is shared per process;
+each backend gets its own light :class:`Embedder` over it (own cache
+connection, own counters).
 
-The cache is content-addressed: sha256(model name, weights hash, text) ->
-vector. A cached vector is the float32 vector the model produced for that
+The cache is content-addressed: sha256(model name, weights hash, numerics,
+text) -> vector, where torch and onnx share the numerics ``fp32`` (their
+vectors agree to float32 noise) and onnx-int8 has its own (its vectors
+differ). A cached vector is the float32 vector the model produced for that
 text. Texts are encoded in buckets of equal token length (no padding), so a
 text's vector does not depend on which other texts were encoded with it; what
 remains (a few 1e-7 from BLAS kernel choice, measured) cannot change a ranking
@@ -26,9 +29,13 @@ from typing import Any
 import numpy as np
 
 from memory_bench_embed.cache import EmbeddingCache
-from memory_bench_embed.model import DEFAULT_MODEL, _torch_threads, load_model, mark_inference
+from memory_bench_embed.model import DEFAULT_MODEL, cache_key
+from memory_bench_embed.runtime import Runtime, open_runtime
 
 __all__ = ["Embedder", "get_embedder"]
+
+
+DEFAULT_RUNTIME = "onnx"
 
 
 class Embedder:
@@ -47,14 +54,16 @@ class Embedder:
         cache_dir: Path | None = None,
         cache_queries: bool = False,
         batch_size: int = 64,
-        device: str = "cpu",
         threads: int | None = 1,
+        runtime: str = DEFAULT_RUNTIME,
     ) -> None:
-        self._m = load_model(model, device)
+        self.rt: Runtime = open_runtime(runtime, model, threads)
         self.name = model
-        self.path = self._m.path
-        self.weights_sha256 = self._m.weights_sha256
-        self.dim = self._m.dim
+        self.runtime = runtime
+        self.path = self.rt.model_path
+        self.weights_sha256 = self.rt.weights_sha256
+        self.dim = self.rt.dim
+        self.key = cache_key(model, self.weights_sha256 or self.path, self.dim, self.rt.numerics)
         self.batch_size = batch_size
         self.threads = threads
         self.cache_queries = cache_queries
@@ -74,33 +83,19 @@ class Embedder:
             "dim": self.dim,
             "cache": self.cache is not None,
             "cache_queries": self.cache_queries,
-            "torch_threads": self.threads,
+            **self.rt.manifest(),
         }
-
-    def _token_lengths(self, texts: Sequence[str]) -> list[int]:
-        st = self._m.st
-        tok = st.tokenizer(list(texts), truncation=True, max_length=st.max_seq_length)
-        return [len(ids) for ids in tok["input_ids"]]
 
     def _encode_model(self, texts: Sequence[str]) -> np.ndarray:
         """Run the model over ``texts``, one bucket per token length (no padding)."""
         out = np.empty((len(texts), self.dim), dtype=np.float32)
         buckets: dict[int, list[int]] = {}
-        lengths = self._token_lengths(texts) if len(texts) > 1 else [0]
+        start = time.perf_counter()
+        lengths = self.rt.token_lengths(texts) if len(texts) > 1 else [0]
         for i, n in enumerate(lengths):
             buckets.setdefault(n, []).append(i)
-        start = time.perf_counter()
-        mark_inference()
-        with _torch_threads(self.threads):
-            for idx in buckets.values():
-                vecs = self._m.st.encode(
-                    [texts[i] for i in idx],
-                    batch_size=self.batch_size,
-                    normalize_embeddings=True,
-                    convert_to_numpy=True,
-                    show_progress_bar=False,
-                )
-                out[idx] = np.asarray(vecs, dtype=np.float32).reshape(len(idx), self.dim)
+        for idx in buckets.values():
+            out[idx] = self.rt.encode_bucket([texts[i] for i in idx], self.batch_size)
         self.stats["encode_s"] += time.perf_counter() - start
         self.stats["encoded"] += len(texts)
         return out
@@ -111,7 +106,7 @@ class Embedder:
             return np.zeros((0, self.dim), dtype=np.float32)
         if self.cache is None or not use_cache:
             return self._encode_model(texts)
-        keys = [EmbeddingCache.key(self._m.key, t) for t in texts]
+        keys = [EmbeddingCache.key(self.key, t) for t in texts]
         found = self.cache.get_many(keys, self.dim)
         missing: dict[bytes, str] = {}  # each distinct missing text once
         for k, t in zip(keys, texts, strict=True):
@@ -145,11 +140,10 @@ def get_embedder(
     model: str = DEFAULT_MODEL,
     *,
     cache_dir: Path | None = None,
-    device: str = "cpu",
     cache_queries: bool = False,
     threads: int | None = 1,
+    runtime: str = DEFAULT_RUNTIME,
 ) -> Embedder:
-    """An Embedder over the process-wide loaded ``model``; the caller closes it."""
-    return Embedder(
-        model, cache_dir=cache_dir, device=device, cache_queries=cache_queries, threads=threads
-    )
+    """An Embedder over the process-wide runtime for ``model``; the caller closes it."""
+    return Embedder(model, cache_dir=cache_dir, cache_queries=cache_queries, threads=threads,
+                    runtime=runtime)

@@ -31,11 +31,13 @@ __all__ = [
     "DEFAULT_MODEL",
     "PACKAGED_MODELS",
     "LoadedModel",
+    "cache_key",
     "load_model",
     "mark_inference",
     "model_manifest",
     "ran_inference_here",
     "resolve_model",
+    "torch_threads",
 ]
 
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
@@ -114,31 +116,39 @@ class LoadedModel:
     dim: int
     st: Any  # sentence_transformers.SentenceTransformer
 
-    @property
-    def key(self) -> str:
-        return f"{self.name}|{self.weights_sha256 or self.path}|{self.dim}|{_ENCODING_VERSION}"
+
+def cache_key(name: str, identity: str, dim: int, numerics: str = "fp32") -> str:
+    """What the cache's vectors are keyed by, besides the text: runtimes whose vectors
+    agree (torch and onnx: ``fp32``) share rows; others (onnx-int8) have their own."""
+    key = f"{name}|{identity}|{dim}|{_ENCODING_VERSION}"
+    return key if numerics == "fp32" else f"{key}|{numerics}"
 
 
 _MODELS: dict[tuple[str, str], LoadedModel] = {}
 _MODELS_LOCK = threading.Lock()
-_INFERENCE_PIDS: set[int] = set()  # processes that ran the model (see ran_inference_here)
+# (pid, library) for every process that ran the model (see ran_inference_here).
+_INFERENCE: set[tuple[int, str]] = set()
 
 
 def ran_inference_here() -> bool:
-    """Did this process run the model? Then forking it is unsafe (torch's thread
-    pools do not survive a fork), and the harness runs pairs in-process instead."""
-    return os.getpid() in _INFERENCE_PIDS
+    """Did this process run the model (torch or onnxruntime)? Then forking it is
+    unsafe (their thread pools do not survive a fork), and the harness runs pairs
+    in-process instead."""
+    pid = os.getpid()
+    return any(p == pid for p, _ in _INFERENCE)
 
 
-def mark_inference() -> None:
-    """Record that this process is about to run the model (see ran_inference_here)."""
-    _INFERENCE_PIDS.add(os.getpid())
+def mark_inference(library: str = "torch") -> None:
+    """Record that this process is about to run the model with ``library``."""
+    _INFERENCE.add((os.getpid(), library))
 
 
 def _fork_guard() -> str | None:
-    if ran_inference_here():
-        return ("this process ran the embedding model, so forking it is unsafe (torch's "
-                "thread pools do not survive a fork)")
+    pid = os.getpid()
+    libraries = sorted(lib for p, lib in _INFERENCE if p == pid)
+    if libraries:
+        return (f"this process ran the embedding model ({', '.join(libraries)}), so forking "
+                "it is unsafe (its thread pools do not survive a fork)")
     return None
 
 
@@ -193,3 +203,7 @@ def _torch_threads(n: int | None) -> Iterator[None]:
     finally:
         torch.set_num_threads(before)
 
+
+# Public: a backend that runs the model through another library's encode path (mem0)
+# limits torch's threads the same way, so its latency compares with the embedder's.
+torch_threads = _torch_threads

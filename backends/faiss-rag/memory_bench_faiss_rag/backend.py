@@ -3,7 +3,8 @@
 Every item is embedded once (cached on disk when the run has a cache), added
 to the index and kept in the docstore with its text, source and timestamp, so
 every hit reports its provenance. Writing an id that is already stored
-replaces it (upsert). Nothing is refused: a vector store has no gate.
+replaces it (upsert). Nothing is refused, unless the store was given the
+trivial rule gate (``gate=rules``, ``gate.py``): a reference row, not a feature.
 
 With a :class:`RecencyScorer` the top-k is exact under the combined score,
 not a rerank of a fixed shortlist: the bonus is at most ``weight``, so once
@@ -21,6 +22,7 @@ from memory_bench_embed import Embedder
 
 from memory_bench import Hit, Item, NotSupportedError, WriteResult
 from memory_bench_faiss_rag.docstore import Doc, Docstore
+from memory_bench_faiss_rag.gate import RuleGate
 from memory_bench_faiss_rag.index import VectorIndex
 from memory_bench_faiss_rag.recency import RecencyScorer
 from memory_bench_faiss_rag.versions import Versions
@@ -40,10 +42,12 @@ class FaissRag:
         recency: RecencyScorer | None = None,
         *,
         supersede: bool = False,
+        gate: RuleGate | None = None,
     ) -> None:
         self.embedder = embedder
         self.index = index
         self.recency = recency
+        self.gate = gate
         self.docs = Docstore()
         self.versions = Versions() if supersede else None
         self.fetched = 0  # candidates pulled from the index by recency queries
@@ -51,9 +55,19 @@ class FaissRag:
     def write(self, items: Sequence[Item]) -> list[WriteResult]:
         if not items:
             return []
+        refused: dict[int, str] = {}
+        if self.gate is not None:  # in order, so a duplicate within the batch is caught
+            for i, item in enumerate(items):
+                reason = self.gate.refusal(item.text)
+                if reason is None:
+                    self.gate.admit(item.text)
+                else:
+                    refused[i] = reason
         # A later copy of an id within one batch wins, as it would written one by one.
-        last = {item.id: i for i, item in enumerate(items)}
+        last = {item.id: i for i, item in enumerate(items) if i not in refused}
         keep = [items[i] for i in sorted(last.values())]
+        if not keep:
+            return [WriteResult(item.id, False, refused[i]) for i, item in enumerate(items)]
         vectors = self.embedder.encode([item.text for item in keep])
         stale = [lab for it in keep if (lab := self.docs.label_of(it.id)) is not None]
         if stale:
@@ -67,8 +81,9 @@ class FaissRag:
                 if old is not None:
                     superseded[item.id] = self._doc(old).item.id
         return [
-            WriteResult(item.id, accepted=True, supersedes=superseded.get(item.id))
-            for item in items
+            WriteResult(item.id, False, refused[i]) if i in refused
+            else WriteResult(item.id, accepted=True, supersedes=superseded.get(item.id))
+            for i, item in enumerate(items)
         ]
 
     @property
@@ -120,6 +135,10 @@ class FaissRag:
     def _forget(self, labels: list[int]) -> None:
         if self.versions is not None:
             self.versions.discard(labels)
+        if self.gate is not None:
+            for lab in labels:
+                if (doc := self.docs.get(lab)) is not None:
+                    self.gate.forget(doc.item.text)
         self.docs.discard(labels)
         live = {d.label: d.vector for d in self.docs.docs()} if self.index.kind == "hnsw" else {}
         self.index.remove(labels, live)

@@ -27,7 +27,10 @@ _COMMON_NOTES = [
     "(the first embedding backend on a seed pays it; compare ingest on a warm cache)",
     "in-memory: the store lives for one (backend, seed) pair and is not persistent",
     "supersede=tags (off by default) hides an item once a newer one with the same "
-    "subject:/relation: tags is written: the generator's keys, as rshl's supersede=auto uses",
+    "subject:/relation: tags is written: the generator's keys, as rshl's supersede=auto uses "
+    "(only on a structured scenario: the row is then marked [structured])",
+    "gate=rules (off by default) refuses empty texts, texts under three words and exact "
+    "duplicates of stored texts: the trivial rule gate, as a reference row for real gates",
 ]
 
 
@@ -40,7 +43,11 @@ def _index_options() -> list[Option]:
         Option("ef_search", int, 128, "HNSW search beam width", minimum=8, maximum=4096),
         Option("supersede", str, "none",
                "tags = a newer item with the same subject:/relation: tags hides the older one "
-               "from search (kept in the docstore)", choices=("none", "tags")),
+               "from search (kept in the docstore)", choices=("none", "tags"),
+               reads={"tags": ("tags",)}),
+        Option("gate", str, "none",
+               "rules = refuse empty, under 3 words and exact duplicates (a reference row)",
+               choices=("none", "rules"), grants={"rules": ("gate",)}),
     ]
 
 
@@ -75,7 +82,10 @@ def _build(options: dict[str, Any], ctx: BackendContext, *, recency: bool) -> An
     scorer = (
         RecencyScorer(options["recency_weight"], options["half_life_hours"]) if recency else None
     )
-    return FaissRag(embedder, index, scorer, supersede=options["supersede"] == "tags")
+    from memory_bench_faiss_rag.gate import RuleGate
+
+    return FaissRag(embedder, index, scorer, supersede=options["supersede"] == "tags",
+                    gate=RuleGate() if options["gate"] == "rules" else None)
 
 
 def _faiss_rag(options: dict[str, Any], ctx: BackendContext) -> Any:

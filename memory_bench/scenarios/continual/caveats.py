@@ -13,7 +13,27 @@ _DATA = {
                  "templates is easier than retrieval on prose.",
     "natural": "Facts are WordNet 3.0 definitions (the `natural` generator), asked for by a "
                "synonym. Scores on one corpus slice need not carry over to another.",
+    "hard": "Synthetic facts made hard on purpose (the `hard` generator): people with "
+            "near-identical names, several facts each, questions in other words than the "
+            "facts. Still templates: every question names its subject verbatim, and the "
+            "difficulty is the generator's design (names one letter apart, same-family "
+            "distractors), not a measured property of real conversations.",
 }
+
+
+def _hard(stats: Mapping[str, Any]) -> str | None:
+    """What the hard generator built, where it recorded it."""
+    seeds = [s["hard"] for s in stats.values() if isinstance(s, dict) and "hard" in s]
+    if not seeds:
+        return None
+    h = seeds[0]
+    return (f"Each seed holds {h['families']} families of {h['family_size']} people with "
+            f"near-identical names ({h['near_identical_name_pairs']} pairs one letter apart), "
+            f"{h['family_distractors']} noise facts about those same people, "
+            f"{h['unrelated_noise']} unrelated noise facts and {h.get('update_distractors', 0)} "
+            "changed noise facts written among the updates. Every question has exactly one "
+            "correct stored item (checked for every seed by "
+            "memory_bench/scenarios/continual/fairness.py).")
 
 
 def _overlap(stats: Mapping[str, Any]) -> str | None:
@@ -39,6 +59,14 @@ def continual_caveats(generator: str) -> Callable[[Mapping[str, Any], Mapping[st
         overlap = _overlap(stats)
         if overlap:
             out.append(overlap)
+        hard = _hard(stats)
+        if hard:
+            out.append(hard)
+        if not params.get("gate_near_duplicate") and not params.get("gate_chitchat") and \
+                not params.get("gate_boilerplate") and not params.get("gate_fragment"):
+            out.append("The gate's refusable items are only empty texts, texts under three "
+                       "words and exact duplicates: what a three-line rule catches, so "
+                       "gateRecall 1 here shows the rules, not judgement.")
         if not params.get("consolidate"):
             out.append("Consolidation was off in this scenario: backends that can consolidate "
                        "were not asked to.")

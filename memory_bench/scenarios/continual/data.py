@@ -14,7 +14,24 @@ from typing import Any
 
 from memory_bench.contract.items import Item
 
-__all__ = ["UNBOUND_RUN", "Fact", "GateCase", "ScenarioData", "Update"]
+__all__ = [
+    "GATE_ACCEPT",
+    "GATE_KINDS",
+    "UNBOUND_RUN",
+    "Corroboration",
+    "Fact",
+    "GateCase",
+    "ScenarioData",
+    "Statement",
+    "Update",
+]
+
+# The gate's kinds, in the order a report lists them. Refusable: nothing a memory
+# should keep (no content, or content it already has from the same source).
+# Accepted: real facts, short ones included.
+GATE_KINDS = ("empty", "short", "duplicate", "near_duplicate", "chitchat", "boilerplate",
+              "fragment", "clean", "clean_short")
+GATE_ACCEPT = ("clean", "clean_short")
 
 # Generators write ids and sources with this run tag (``bench-RUN-...``, the
 # script's unbound prefix); the runner binds the real one. The data hash is taken
@@ -44,15 +61,37 @@ class Update:
 
 
 @dataclass(frozen=True)
+class Statement:
+    """What one item says: ``subject``'s ``relation`` is ``value``. The generator's
+    answer key, kept for the fairness check, never written to a backend."""
+
+    subject: str
+    relation: str
+    value: str
+
+
+@dataclass(frozen=True)
+class Corroboration:
+    """facts[fact] stated again by another source (the same text or other words):
+    probed afterwards, both items answer, and every source should be reported."""
+
+    fact: int
+    item: Item
+    question: str
+
+
+@dataclass(frozen=True)
 class GateCase:
-    """An item of the gate phase; ``kind`` is empty, short, duplicate or clean."""
+    """An item of the gate phase; ``kind`` is one of GATE_KINDS. ``copy_of`` is the id of
+    the stored item a duplicate or near-duplicate restates (the answer key only)."""
 
     item: Item
     kind: str
+    copy_of: str | None = field(default=None, compare=False)
 
     @property
     def refusable(self) -> bool:
-        return self.kind != "clean"
+        return self.kind not in GATE_ACCEPT
 
 
 @dataclass(frozen=True)
@@ -65,9 +104,16 @@ class ScenarioData:
     updates: tuple[Update, ...]
     gate: tuple[GateCase, ...]
     reinforce: tuple[int, ...]  # indices into facts
+    corroborations: tuple[Corroboration, ...] = ()
+    # New values of noise statements, written among the updates (a hard scenario's
+    # distractors: the newest item about a person is not always the answer).
+    update_noise: tuple[Item, ...] = ()
     run: str = UNBOUND_RUN
     # Facts about the data a reader should know (e.g. question/fact overlap).
     stats: dict[str, Any] = field(default_factory=dict, compare=False)
+    # Item id -> what the item states, where the generator keeps it (fairness.py);
+    # derived from the data above, so not part of its hash.
+    stated: dict[str, Statement] = field(default_factory=dict, compare=False)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -89,6 +135,9 @@ class ScenarioData:
             ],
             "gate": [{"item": g.item.to_dict(), "kind": g.kind} for g in self.gate],
             "reinforce": list(self.reinforce),
+            "corroborations": [{"fact": c.fact, "item": c.item.to_dict(), "question": c.question}
+                               for c in self.corroborations],
+            "update_noise": [i.to_dict() for i in self.update_noise],
         }
 
     def items_hash(self) -> str:
@@ -98,11 +147,17 @@ class ScenarioData:
         blob = json.dumps(self.to_dict(), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
         return "sha256:" + hashlib.sha256(blob.encode("utf-8")).hexdigest()
 
+    def update_phase_items(self) -> list[Item]:
+        """The update phase's writes: updates and update noise, in the order stamped."""
+        return sorted([u.item for u in self.updates] + list(self.update_noise),
+                      key=lambda i: i.timestamp)
+
     def all_items(self) -> list[Item]:
-        """Every item in write order: facts, noise, updates, gate."""
+        """Every item in write order: facts, noise, updates, corroborations, gate."""
         return (
             [f.item for f in self.facts]
             + list(self.noise)
-            + [u.item for u in self.updates]
+            + self.update_phase_items()
+            + [c.item for c in self.corroborations]
             + [g.item for g in self.gate]
         )

@@ -1,9 +1,11 @@
 """The continual protocol (PROTOCOL.md's eight phases) as a script of steps.
 
 1 seed, 2 probe, 3 interfere, 4 consolidate (when asked), 5 re-probe, 6 update
-and probe the updated facts, 7 gate, 8 reinforce. Every write is cut into calls
-of ``write_batch`` items. Step tags are the phase names, which is what the
-continual metrics read.
+and probe the updated facts, 6b corroborate (when asked: facts stated again by
+another source, then probed), 7 gate, 8 reinforce. Every write is cut into
+calls of ``write_batch`` items. Step tags are the phase names, which is what
+the continual metrics read; a probe's ``key`` names its fact, so one question
+pairs across backends and across phases.
 """
 
 from __future__ import annotations
@@ -18,7 +20,8 @@ from memory_bench.scenarios.script import Consolidate, Probe, ReadStrength, Scri
 
 __all__ = ["PHASES", "continual_script"]
 
-PHASES = ("seed", "probe", "interfere", "consolidate", "reprobe", "update", "gate", "reinforce")
+PHASES = ("seed", "probe", "interfere", "consolidate", "reprobe", "update", "corroborate", "gate",
+          "reinforce")
 
 
 def _writes(tag: str, items: Sequence[Item], batch: int,
@@ -43,9 +46,12 @@ def continual_script(p: ContinualParams, data: ScenarioData) -> Script:
     if p.consolidate:
         steps.append(Consolidate())
     steps += ask("reprobe")
-    steps += _writes("update", [u.item for u in data.updates], p.write_batch)
+    steps += _writes("update", data.update_phase_items(), p.write_batch)
     steps += [Probe(u.question, (u.item.id,), "update", outrank=(facts[u.fact].item.id,),
                     key=f"fact-{u.fact:04d}") for u in data.updates]
+    steps += _writes("corroborate", [c.item for c in data.corroborations], p.write_batch)
+    steps += [Probe(c.question, (facts[c.fact].item.id, c.item.id), "corroborate",
+                    key=f"fact-{c.fact:04d}") for c in data.corroborations]
     steps += _writes("gate", [g.item for g in data.gate], p.write_batch,
                      [g.kind for g in data.gate])
     for fi in data.reinforce:

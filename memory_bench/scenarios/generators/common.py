@@ -1,35 +1,95 @@
-"""What every generator shares: the logical clock and how an item is stamped."""
+"""What every generator shares: the logical clock, opaque ids and plausible sources.
+
+A backend sees an item's text, a source and a timestamp. Nothing of these may
+tell it which phase an item belongs to (fact, noise, update, gate): ids are the
+run's prefix and a random token, sources are drawn from one pool of
+document-like names for every phase, and tags are written only when the
+scenario asks for structure.
+"""
 
 from __future__ import annotations
 
+import random
+import re
+from collections.abc import Collection, Sequence
 from datetime import UTC, datetime, timedelta
 
 from memory_bench.contract.items import Item
-from memory_bench.scenarios.continual.data import UNBOUND_RUN
+from memory_bench.scenarios.script import UNBOUND_PREFIX
 
-__all__ = ["EPOCH", "WHITESPACE", "ItemStamper"]
+__all__ = ["EPOCH", "SOURCE_FORMS", "WHITESPACE", "ItemStamper", "pick_reinforced", "sentence"]
 
 EPOCH = datetime(2026, 1, 1, tzinfo=UTC)
 WHITESPACE = ("", " ", "   ", "\t", "\n", " \t\n", "\n\n", "\t \t", "  \n  ", "\r\n")
+# Where a note may come from, and how many numbers each kind of source has.
+SOURCE_FORMS = (("doc-{:04d}", 10_000), ("session-{}", 1_000), ("email-{:05d}", 100_000),
+                ("meeting-{}", 800), ("note-{:03d}", 1_000), ("chat-{}", 5_000))
+_TOKEN_BITS = 48  # 12 hex digits: collisions are checked, never expected
+_S_POSSESSIVE = re.compile(r"(?<=s)'s\b")
+
+
+def pick_reinforced(rng: random.Random, n_facts: int, updated: Collection[int],
+                    reinforce: int, restate: int) -> tuple[list[int], list[int]]:
+    """Facts to reinforce and facts to state again (corroborations), drawn from the
+    facts that are not updated, disjoint, each sorted."""
+    free = [i for i in range(n_facts) if i not in updated]
+    chosen = rng.sample(free, reinforce + restate)
+    return sorted(chosen[:reinforce]), sorted(chosen[reinforce:])
+
+
+def sentence(text: str) -> str:
+    """Capitalise the first letter and write "Fathom Foods'" for "Fathom Foods's"."""
+    text = _S_POSSESSIVE.sub("'", text)
+    return text[:1].upper() + text[1:]
 
 
 class ItemStamper:
-    """Makes items in write order: ``bench-<unbound run>-<prefix>-NNNN`` ids and
-    sources, and timestamps from the scenario's logical clock (one minute per item,
-    never the wall clock), so a seed always gives the same items."""
+    """Makes items in write order, for one seed of one generator.
 
-    def __init__(self, region: str) -> None:
+    Ids are ``UNBOUND_PREFIX`` and a seeded random token (no phase, no index);
+    each item's source is drawn from a pool of ``sources`` names shared by every
+    phase, unless the caller gives one (a re-sent duplicate keeps its original's
+    source; an update avoids the old fact's); timestamps come from the logical
+    clock, one minute per item, never the wall clock; tags are kept only when
+    ``structured``. The stamper's randomness is its own, so stamping never
+    changes what a generator draws.
+    """
+
+    def __init__(self, region: str, key: str, *, structured: bool = False,
+                 sources: int = 400) -> None:
         self.region = region
+        self.structured = structured
+        self._rng = random.Random(f"memory-bench/stamp/{key}")
         self._t = EPOCH
+        self._ids: set[str] = set()
+        pool: dict[str, None] = {}
+        while len(pool) < sources:
+            form, n = self._rng.choice(SOURCE_FORMS)
+            pool.setdefault(form.format(self._rng.randrange(n)), None)
+        self.sources: Sequence[str] = tuple(pool)
 
-    def __call__(self, prefix: str, i: int, text: str, tags: tuple[str, ...]) -> Item:
+    def source(self, avoid: Collection[str] = ()) -> str:
+        """A source from the pool, other than those in ``avoid``."""
+        while True:
+            s = self._rng.choice(self.sources)
+            if s not in avoid:
+                return s
+
+    def _id(self) -> str:
+        while True:
+            token = f"{self._rng.getrandbits(_TOKEN_BITS):012x}"
+            if token not in self._ids:
+                self._ids.add(token)
+                return UNBOUND_PREFIX + token
+
+    def __call__(self, text: str, tags: tuple[str, ...] = (), *, source: str | None = None,
+                 avoid: Collection[str] = ()) -> Item:
         self._t += timedelta(minutes=1)
-        run = f"bench-{UNBOUND_RUN}"
         return Item(
-            id=f"{run}-{prefix}-{i:04d}",
+            id=self._id(),
             text=text,
-            source=f"{run}-{prefix}",
+            source=source if source is not None else self.source(avoid),
             timestamp=self._t,
             region=self.region,
-            tags=tags,
+            tags=tags if self.structured else (),
         )

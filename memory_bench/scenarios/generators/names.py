@@ -77,6 +77,14 @@ class NamePools:
         self._used: set[str] = set()
         self._counts: dict[str, int] = dict.fromkeys(_DRAW, 0)
 
+    def claim(self, kind: str, name: str) -> bool:
+        """Take ``name`` (made by the caller) as a ``kind`` name; False if it is taken."""
+        if name in self._used or self._counts[kind] >= POOL_SIZES[kind] // 2:
+            return False
+        self._used.add(name)
+        self._counts[kind] += 1
+        return True
+
     def draw(self, kind: str) -> str:
         # Rejection sampling stays cheap while a pool is at most half used.
         if self._counts[kind] >= POOL_SIZES[kind] // 2:

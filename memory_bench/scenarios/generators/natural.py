@@ -33,10 +33,16 @@ import re
 from collections.abc import Iterator
 
 from memory_bench.contract.items import Item
-from memory_bench.scenarios.continual.data import Fact, GateCase, ScenarioData, Update
+from memory_bench.scenarios.continual.data import Corroboration, Fact, ScenarioData, Update
 from memory_bench.scenarios.continual.params import ContinualParams as Params
 from memory_bench.scenarios.generators import phrasing
-from memory_bench.scenarios.generators.common import EPOCH, WHITESPACE, ItemStamper
+from memory_bench.scenarios.generators.common import ItemStamper, pick_reinforced
+from memory_bench.scenarios.generators.gate import (
+    GateTexts,
+    build_gate,
+    clean_short_facts,
+    short_names_error,
+)
 from memory_bench.scenarios.generators.overlap import question_overlap
 from memory_bench.scenarios.generators.wordnet import Corpus, Synset, load_corpus
 
@@ -51,7 +57,7 @@ _WORD = re.compile(r"^[a-z][a-z' -]*[a-z]$")
 
 
 def capacity_error(s: Params) -> str | None:
-    drawn = 2 * s.facts + s.noise + s.gate_short + s.gate_clean
+    drawn = 2 * s.facts + s.noise + s.gate_short + s.gate_clean + s.gate_fragment
     if s.facts > MAX_FACTS:
         return (
             f"asks for {s.facts} facts; the natural generator has enough "
@@ -59,12 +65,10 @@ def capacity_error(s: Params) -> str | None:
         )
     if drawn > MAX_SENSES:
         return (
-            f"needs {drawn} distinct WordNet senses (2 x facts + noise + "
-            f"gate_short + gate_clean); the natural generator draws at most {MAX_SENSES}"
+            f"needs {drawn} distinct WordNet senses (2 x facts + noise + gate_short + "
+            f"gate_clean + gate_fragment); the natural generator draws at most {MAX_SENSES}"
         )
-    if s.gate_duplicate and not s.noise:
-        return "gate duplicates copy noise items, so noise must be > 0"
-    return None
+    return short_names_error(s)
 
 
 def _tokens(word: str) -> set[str]:
@@ -163,41 +167,47 @@ def generate(s: Params, seed: int) -> ScenarioData:
     corpus = load_corpus()
     rng = random.Random(f"memory-bench/natural/{seed}")
     draw = _Draw(corpus, rng)
-    stamp = ItemStamper(s.region)
+    stamp = ItemStamper(s.region, f"natural/{seed}", structured=s.structured)
+    senses: dict[str, tuple[str, Synset]] = {}  # item id -> (word, sense): the answer key
 
-    def item(prefix: str, i: int, text: str, word: str, sense: Synset) -> Item:
-        tags = (f"subject:{word}", f"relation:{RELATION}", f"synset:{sense.key}")
-        return stamp(prefix, i, text, tags)
+    def item(text: str, word: str, sense: Synset, **kw) -> Item:
+        made = stamp(text, _tags(word, sense), **kw)
+        senses[made.id] = (word, sense)
+        return made
 
     picked = draw.facts(s.facts)
     facts, asked = [], []
-    for i, (sense, a, b, _) in enumerate(picked):
+    for sense, a, b, _ in picked:
         text = phrasing.fact_text(rng, a, sense, avoid=b)
         question = phrasing.probe_question(rng, b)
-        facts.append(Fact(item("e1", i, text, a, sense), question, a, RELATION, sense.definition))
+        facts.append(Fact(item(text, a, sense), question, a, RELATION, sense.definition))
         asked.append(b)
 
     noise = [
-        item("n", i, phrasing.fact_text(rng, w, sense), w, sense)
-        for i, (sense, w) in enumerate(draw.pick(s.noise, _WORD.match))
+        item(phrasing.fact_text(rng, w, sense), w, sense)
+        for sense, w in draw.pick(s.noise, _WORD.match)
     ]
 
     updates = []
-    for i, fi in enumerate(sorted(rng.sample(range(len(facts)), s.updates))):
+    for fi in sorted(rng.sample(range(len(facts)), s.updates)):
         f, other = facts[fi], picked[fi][3]
         text = phrasing.update_text(rng, f.subject, other)
         question = phrasing.update_question(rng, f.subject)
-        new = item("e2", i, text, f.subject, other)
+        new = item(text, f.subject, other, avoid=(f.item.source,))
         updates.append(Update(fi, new, question, other.definition))
 
-    gate = _gate(s, rng, draw, noise)
-    stamped = [GateCase(stamp("g", i, g.item.text, g.item.tags), g.kind)
-               for i, g in enumerate(gate)]
+    reinforce, restated = pick_reinforced(rng, len(facts), {u.fact for u in updates},
+                                          s.reinforce_cells, s.corroborations)
+    corroborations = []
+    for n, fi in enumerate(restated):
+        f, (word, sense) = facts[fi], senses[facts[fi].item.id]
+        # Half word for word, half in another frame; always from another source.
+        text = f.item.text if n % 2 == 0 else phrasing.fact_text(rng, word, sense,
+                                                                  avoid=asked[fi])
+        corroborations.append(Corroboration(fi, item(text, word, sense,
+                                                     avoid=(f.item.source,)), f.question))
 
-    updated = {u.fact for u in updates}
-    reinforce = sorted(
-        rng.sample([i for i in range(len(facts)) if i not in updated], s.reinforce_cells)
-    )
+    gate = build_gate(s, rng, stamp, noise, _gate_texts(s, rng, draw, senses))
     stats = {
         "corpus": {
             "name": "WordNet 3.0 noun senses (memory_bench/scenarios/corpus)",
@@ -219,30 +229,41 @@ def generate(s: Params, seed: int) -> ScenarioData:
         facts=tuple(facts),
         noise=tuple(noise),
         updates=tuple(updates),
-        gate=tuple(stamped),
+        gate=tuple(gate),
         reinforce=tuple(reinforce),
+        corroborations=tuple(corroborations),
         stats=stats,
     )
 
 
-def _gate(s: Params, rng: random.Random, draw: _Draw, noise: list[Item]) -> list[GateCase]:
-    """Refusable and clean items, all real text, in a seeded shuffled order."""
+def _tags(word: str, sense: Synset) -> tuple[str, ...]:
+    return (f"subject:{word}", f"relation:{RELATION}", f"synset:{sense.key}")
 
-    def junk(text: str, tags: tuple[str, ...] = ()) -> Item:
-        return Item(id="", text=text, source="", timestamp=EPOCH, tags=tags)
 
-    cases = [GateCase(junk(rng.choice(WHITESPACE)), "empty") for _ in range(s.gate_empty)]
-    shorts = draw.pick(s.gate_short, lambda w: 1 <= len(w.split()) <= 2)
-    cases += [GateCase(junk(w), "short") for _, w in shorts]
-    # Copies of noise only: a copy of a fact would give its question a second right item.
-    dups = (
-        rng.sample(noise, s.gate_duplicate)
-        if s.gate_duplicate <= len(noise)
-        else rng.choices(noise, k=s.gate_duplicate)
-    )
-    cases += [GateCase(junk(it.text, it.tags), "duplicate") for it in dups]
-    for sense, w in draw.pick(s.gate_clean, _WORD.match):
-        tags = (f"subject:{w}", f"relation:{RELATION}", f"synset:{sense.key}")
-        cases.append(GateCase(junk(phrasing.fact_text(rng, w, sense), tags), "clean"))
-    rng.shuffle(cases)
-    return cases
+def _gate_texts(s: Params, rng: random.Random, draw: _Draw,
+                senses: dict[str, tuple[str, Synset]]) -> GateTexts:
+    """Gate texts from real WordNet prose: shorts are a word or two-word term, clean
+    items further senses, fragments a frame cut before its definition."""
+    shorts = iter(draw.pick(s.gate_short, lambda w: 1 <= len(w.split()) <= 2))
+    cleans = iter(draw.pick(s.gate_clean, _WORD.match))
+    cut = iter(draw.pick(s.gate_fragment, _WORD.match))
+    short_facts = iter(clean_short_facts(rng, s.gate_clean_short))
+
+    def paraphrase(it: Item) -> str:
+        word, sense = senses[it.id]
+        for _ in range(20):  # another frame; the same words only if no other comes up
+            text = phrasing.fact_text(rng, word, sense)
+            if text != it.text:
+                return text
+        return text
+
+    def clean() -> tuple[str, tuple[str, ...]]:
+        sense, w = next(cleans)
+        return phrasing.fact_text(rng, w, sense), _tags(w, sense)
+
+    def fragment() -> str:
+        _, w = next(cut)
+        return phrasing.fragment_text(rng, w)
+
+    return GateTexts(short=lambda: next(shorts)[1], paraphrase=paraphrase, fragment=fragment,
+                     clean=clean, clean_short=lambda: (next(short_facts), ()))

@@ -102,10 +102,11 @@ def _histogram(values: list[float]) -> dict[str, int]:
 
 
 def overlap_stats(
-    questions: Sequence[str], texts: Sequence[str], subjects: Sequence[str]
+    questions: Sequence[str], texts: Sequence[str], subjects: Sequence[str] | None = None
 ) -> dict[str, Any]:
-    """Overlap of each question with the text it asks for (same order), summarised."""
-    if not (len(questions) == len(texts) == len(subjects)):
+    """Overlap of each question with the text it asks for (same order), summarised.
+    Without ``subjects`` (a dataset's questions name none) there is no subject share."""
+    if len(questions) != len(texts) or (subjects is not None and len(subjects) != len(texts)):
         raise ValueError("questions, texts and subjects must have the same length")
     if not questions:
         return {"n": 0}
@@ -117,16 +118,13 @@ def overlap_stats(
         union = qw | tw
         jaccards.append(len(common) / len(union) if union else 0.0)
         zero += not common
-    subject_in = sum(_contains(t, s) for t, s in zip(texts, subjects, strict=True))
     n = len(questions)
-    return {
-        "n": n,
-        "zero_overlap_share": round(zero / n, 4),
-        "subject_in_fact_share": round(subject_in / n, 4),
-        "share": _summary(shares),
-        "share_histogram": _histogram(shares),
-        "jaccard": _summary(jaccards),
-    }
+    out: dict[str, Any] = {"n": n, "zero_overlap_share": round(zero / n, 4)}
+    if subjects is not None:
+        subject_in = sum(_contains(t, s) for t, s in zip(texts, subjects, strict=True))
+        out["subject_in_fact_share"] = round(subject_in / n, 4)
+    return {**out, "share": _summary(shares), "share_histogram": _histogram(shares),
+            "jaccard": _summary(jaccards)}
 
 
 DEFINITION = (

@@ -18,6 +18,7 @@ from memory_bench.scenarios.generators.wordnet import Synset
 
 __all__ = [
     "fact_text",
+    "fragment_text",
     "has_phrase",
     "probe_question",
     "update_question",
@@ -82,6 +83,12 @@ def fact_text(rng: random.Random, word: str, s: Synset, avoid: str | None = None
         frame = rng.choice(FACT_FRAMES_EXAMPLE)
         return _cap(frame.format(w=word, d=_clean(s.definition), e=rng.choice(examples)))
     return _cap(rng.choice(FACT_FRAMES).format(w=word, d=_clean(s.definition)))
+
+
+def fragment_text(rng: random.Random, word: str) -> str:
+    """A fact frame about ``word`` cut off before its definition: states nothing."""
+    heads = [f.split("{d}")[0].rstrip(" :") for f in FACT_FRAMES]
+    return _cap(rng.choice([h for h in heads if len(h.split()) >= 3]).format(w=word))
 
 
 def update_text(rng: random.Random, word: str, s: Synset) -> str:

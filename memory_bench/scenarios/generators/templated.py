@@ -3,24 +3,40 @@
 Each fact has its own invented subject and value; thirteen relations, four fact
 templates and three question phrasings each; noise is facts about other
 subjects (so interference is real, not random strings); updates give a fact's
-subject and relation a new value with an update template.
+subject and relation a new value with an update template. Every question names
+its subject as the fact does, and an update is asked with the original
+question: the easy, METHOD.md-compatible test (``hard.py`` is the other one).
 """
 
 from __future__ import annotations
 
 import random
-import re
+from dataclasses import dataclass
 
 from memory_bench.contract.items import Item
-from memory_bench.scenarios.continual.data import Fact, GateCase, ScenarioData, Update
+from memory_bench.scenarios.continual.data import (
+    Corroboration,
+    Fact,
+    ScenarioData,
+    Statement,
+    Update,
+)
 from memory_bench.scenarios.continual.params import ContinualParams as Params
 from memory_bench.scenarios.generators import vocab
-from memory_bench.scenarios.generators.common import EPOCH, WHITESPACE, ItemStamper
+from memory_bench.scenarios.generators.common import ItemStamper, pick_reinforced
+from memory_bench.scenarios.generators.common import sentence as _cap
+from memory_bench.scenarios.generators.gate import (
+    GateTexts,
+    build_gate,
+    clean_short_facts,
+    sample,
+    short_names_error,
+)
 from memory_bench.scenarios.generators.names import NamePools
 from memory_bench.scenarios.generators.overlap import question_overlap
 from memory_bench.scenarios.generators.relations import RELATIONS, Relation
 
-__all__ = ["MAX_SUBJECTS", "generate"]
+__all__ = ["MAX_SUBJECTS", "capacity_error", "generate", "renderings"]
 
 # Up to here every name pool stays under half full even when every fact is updated
 # (tests/test_scenario_generator.py checks the worst case on several seeds).
@@ -28,22 +44,15 @@ MAX_SUBJECTS = 1500
 
 
 def capacity_error(s: Params) -> str | None:
-    wanted = s.facts + s.noise + s.gate_clean
+    wanted = s.facts + s.noise + s.gate_clean + s.gate_fragment
     if wanted > MAX_SUBJECTS:
         return (
-            f"asks for {wanted} distinct subjects (facts + noise + gate_clean);"
+            f"asks for {wanted} distinct subjects (facts + noise + gate_clean + gate_fragment);"
             f" the templated generator can make at most {MAX_SUBJECTS}"
         )
-    return None
+    return short_names_error(s)
 
 
-_S_POSSESSIVE = re.compile(r"(?<=s)'s\b")
-
-
-def _cap(text: str) -> str:
-    """Capitalise the first letter and write "Fathom Foods'" for "Fathom Foods's"."""
-    text = _S_POSSESSIVE.sub("'", text)
-    return text[:1].upper() + text[1:]
 
 
 def _relations(rng: random.Random, n: int) -> list[Relation]:
@@ -56,46 +65,81 @@ def _relations(rng: random.Random, n: int) -> list[Relation]:
     return out[:n]
 
 
+@dataclass(frozen=True)
+class _Stated:
+    """What a templated item states, kept by the generator (never sent)."""
+
+    relation: Relation
+    subject: str
+    value: str
+    template: int
+
+
+def _tags(rel: Relation, subj: str) -> tuple[str, ...]:
+    return (f"subject:{subj}", f"relation:{rel.name}")
+
+
+def _other(rng: random.Random, n: int, not_this: int) -> int:
+    """A template index other than ``not_this`` (when there is another)."""
+    return rng.choice([i for i in range(n) if i != not_this] or [not_this])
+
+
 def generate(s: Params, seed: int) -> ScenarioData:
     rng = random.Random(f"memory-bench/templated/{seed}")
     names = NamePools(rng)
-    stamp = ItemStamper(s.region)
+    stamp = ItemStamper(s.region, f"templated/{seed}", structured=s.structured)
+    stated: dict[str, _Stated] = {}
 
-    def fact_item(prefix: str, i: int, rel: Relation, subj: str, text: str) -> Item:
-        return stamp(prefix, i, text, (f"subject:{subj}", f"relation:{rel.name}"))
+    def state(rel: Relation, subj: str, value: str, template: int, **kw) -> Item:
+        item = stamp(_cap(rel.facts[template].format(s=subj, v=value)), _tags(rel, subj), **kw)
+        stated[item.id] = _Stated(rel, subj, value, template)
+        return item
 
-    def make_fact(prefix: str, i: int, rel: Relation) -> Fact:
+    def make_fact(rel: Relation) -> Fact:
         subj, value = names.draw(rel.subject), names.draw(rel.value)
-        text = _cap(rng.choice(rel.facts).format(s=subj, v=value))
+        item = state(rel, subj, value, rng.randrange(len(rel.facts)))
         question = _cap(rng.choice(rel.questions).format(s=subj))
-        return Fact(fact_item(prefix, i, rel, subj, text), question, subj, rel.name, value)
+        return Fact(item, question, subj, rel.name, value)
 
-    facts = [make_fact("e1", i, r) for i, r in enumerate(_relations(rng, s.facts))]
-    noise = [make_fact("n", i, r).item for i, r in enumerate(_relations(rng, s.noise))]
+    facts = [make_fact(r) for r in _relations(rng, s.facts)]
+    noise = [make_fact(r).item for r in _relations(rng, s.noise)]
 
     by_name = {r.name: r for r in RELATIONS}
     updates: list[Update] = []
-    for i, fi in enumerate(sorted(rng.sample(range(len(facts)), s.updates))):
+    for fi in sorted(rng.sample(range(len(facts)), s.updates)):
         f = facts[fi]
         rel = by_name[f.relation]
         value = names.draw(rel.value)
         text = _cap(rng.choice(rel.updates).format(s=f.subject, v=value))
-        updates.append(Update(fi, fact_item("e2", i, rel, f.subject, text), f.question, value))
+        item = stamp(text, _tags(rel, f.subject), avoid=(f.item.source,))
+        stated[item.id] = _Stated(rel, f.subject, value, -1)
+        updates.append(Update(fi, item, f.question, value))
 
-    gate = _gate(s, rng, facts, noise, make_fact)
-    stamped = [GateCase(stamp("g", i, g.item.text, g.item.tags), g.kind)
-               for i, g in enumerate(gate)]
+    reinforce, restated = pick_reinforced(rng, len(facts), {u.fact for u in updates},
+                                          s.reinforce_cells, s.corroborations)
+    corroborations = []
+    for n, fi in enumerate(restated):
+        f, st = facts[fi], stated[facts[fi].item.id]
+        # Half restate the fact word for word, half in another template; always from a
+        # source other than the first one.
+        template = st.template if n % 2 == 0 else _other(rng, len(st.relation.facts),
+                                                            st.template)
+        item = state(st.relation, f.subject, f.value, template, avoid=(f.item.source,))
+        corroborations.append(Corroboration(fi, item, f.question))
 
-    updated = {u.fact for u in updates}
-    reinforce = sorted(rng.sample([i for i in range(len(facts)) if i not in updated],
-                                  s.reinforce_cells))
+    gate = build_gate(s, rng, stamp, noise, _gate_texts(s, rng, names, stated))
+    for g in gate:  # a copy says what its original says
+        if g.copy_of is not None:
+            stated[g.item.id] = stated[g.copy_of]
     return ScenarioData(
         seed=seed,
         facts=tuple(facts),
         noise=tuple(noise),
         updates=tuple(updates),
-        gate=tuple(stamped),
+        gate=tuple(gate),
         reinforce=tuple(reinforce),
+        corroborations=tuple(corroborations),
+        stated={i: Statement(x.subject, x.relation.name, x.value) for i, x in stated.items()},
         stats={"question_overlap": question_overlap(
             probe=([f.question for f in facts], [f.item.text for f in facts],
                    [f.subject for f in facts]),
@@ -105,28 +149,40 @@ def generate(s: Params, seed: int) -> ScenarioData:
     )
 
 
-def _gate(s: Params, rng: random.Random, facts: list[Fact], noise: list[Item], make_fact):
-    """Refusable and clean items in a seeded shuffled order (ids and times set later)."""
-    placeholder = EPOCH
+def renderings(st: Statement) -> set[str]:
+    """Every text this generator could have written for ``st`` (fact and update forms)."""
+    rel = next(r for r in RELATIONS if r.name == st.relation)
+    return {_cap(t.format(s=st.subject, v=st.value)) for t in (*rel.facts, *rel.updates)}
 
-    def junk(text: str, tags: tuple[str, ...] = ()) -> Item:
-        return Item(id="", text=text, source="", timestamp=placeholder, tags=tags)
 
-    cases = [GateCase(junk(rng.choice(WHITESPACE)), "empty") for _ in range(s.gate_empty)]
-    shorts = (
-        rng.sample(vocab.SHORT_TEXTS, s.gate_short)
-        if s.gate_short <= len(vocab.SHORT_TEXTS)
-        else rng.choices(vocab.SHORT_TEXTS, k=s.gate_short)
-    )
-    cases += [GateCase(junk(t), "short") for t in shorts]
-    stored = [f.item for f in facts] + noise
-    dup_sources = (
-        rng.sample(stored, s.gate_duplicate)
-        if s.gate_duplicate <= len(stored)
-        else rng.choices(stored, k=s.gate_duplicate)
-    )
-    cases += [GateCase(junk(it.text, it.tags), "duplicate") for it in dup_sources]
-    for i, rel in enumerate(_relations(rng, s.gate_clean)):
-        cases.append(GateCase(make_fact("g", i, rel).item, "clean"))
-    rng.shuffle(cases)
-    return cases
+def fragment(rel: Relation, template: str, subj: str) -> str | None:
+    """``template`` about ``subj`` cut just before its value: states nothing, or None
+    when the value comes first (nothing would be left to cut)."""
+    head = template.split("{v}")[0].format(s=subj).rstrip(" ,:")
+    return _cap(head) if len(head.split()) >= 3 else None
+
+
+def _gate_texts(s: Params, rng: random.Random, names: NamePools,
+                stated: dict[str, _Stated]) -> GateTexts:
+    shorts = iter(sample(rng, vocab.SHORT_TEXTS, s.gate_short))
+    short_facts = iter(clean_short_facts(rng, s.gate_clean_short))
+    relations = iter(_relations(rng, s.gate_clean + s.gate_fragment))
+
+    def paraphrase(item: Item) -> str:
+        st = stated[item.id]
+        t = _other(rng, len(st.relation.facts), st.template)
+        return _cap(st.relation.facts[t].format(s=st.subject, v=st.value))
+
+    def cut() -> str:
+        rel = next(relations)
+        subj = names.draw(rel.subject)
+        cuts = [c for t in rel.facts if (c := fragment(rel, t, subj))]
+        return rng.choice(cuts) if cuts else subj
+
+    def clean() -> tuple[str, tuple[str, ...]]:
+        rel = next(relations)
+        subj, value = names.draw(rel.subject), names.draw(rel.value)
+        return _cap(rng.choice(rel.facts).format(s=subj, v=value)), _tags(rel, subj)
+
+    return GateTexts(short=lambda: next(shorts), paraphrase=paraphrase, fragment=cut,
+                     clean=clean, clean_short=lambda: (next(short_facts), ()))

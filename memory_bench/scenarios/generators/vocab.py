@@ -98,3 +98,65 @@ SHORT_TEXTS = (
     "not sure", "fine", "hmm", "yes", "no idea", "will check", "got it", "ping", "tbd",
     "see you", "cool", "asdf",
 )
+
+# Refusable, three words or more, so a word-count rule does not catch them: chat that
+# states nothing a memory should keep.
+CHITCHAT = (
+    "ok thanks a lot!", "haha sure thing", "lol that is so true", "sounds good to me",
+    "ok cool, thanks!", "no worries at all", "haha yes exactly", "great, talk soon!",
+    "thanks so much!!", "ok ok, got it now", "sure, why not", "ha, love that",
+    "yes yes, of course", "that makes sense, thanks", "nice one, cheers", "ok will do",
+    "hmm let me think", "all good here, thanks", "right, fair enough", "oh wow, haha",
+    "cool cool cool", "thanks, you too!", "yep, sounds right", "see you later then",
+    "good morning everyone!", "happy friday all!", "lol no way", "omg yes please",
+    "fine by me, thanks", "ok, noted, thanks", "hi, how are you?", "thank you, have a nice day",
+)
+
+# Refusable: signatures, disclaimers and notices that come with messages, not facts.
+BOILERPLATE = (
+    "Sent from my phone. Please excuse any typos.",
+    "This email and any attachments are confidential and intended solely for the addressee.",
+    "If you received this message in error, please notify the sender and delete it.",
+    "Please consider the environment before printing this email.",
+    "Best regards, the support team",
+    "Kind regards, and thank you for your patience.",
+    "You are receiving this because you subscribed to notifications.",
+    "To unsubscribe from these updates, change your settings.",
+    "This message was generated automatically; please do not reply.",
+    "Disclaimer: the views expressed here are the author's own.",
+    "Click here to view this message in your browser.",
+    "All rights reserved. No part of this document may be reproduced.",
+    "Join the meeting with the link below; dial-in numbers are attached.",
+    "Your ticket has been received and will be answered shortly.",
+    "Out of office: I will reply when I return.",
+    "Confidential: for internal use only.",
+    "Terms and conditions apply. See the website for details.",
+    "---------- Forwarded message ----------",
+    "Reply above this line to respond to this conversation.",
+    "Synced from the notes app. Last edited on another device.",
+    "This conversation has been archived. Messages may be delayed.",
+    "Attachments were removed from this message for security reasons.",
+    "Please rate your experience with our service today.",
+    "Thanks and regards, sent on behalf of the team",
+)
+
+# Clean but short: real facts about people given only a short first name (never one of
+# FIRST_NAMES), some of them two words long, which a word-count rule refuses.
+SHORT_NAMES = (
+    "Ann", "Ivo", "Lu", "Cy", "Di", "Ed", "Flo", "Gil", "Hu", "Ida", "Jo", "Kai", "Lev", "Max",
+    "Ned", "Oz", "Pia", "Quin", "Rex", "Sal", "Tam", "Uma", "Vic", "Wes", "Xia", "Yul", "Zed",
+    "Abe", "Bea", "Eve", "Fay", "Hal", "Ike", "Jan", "Kit", "Liv", "Mo", "Nia", "Ola", "Ros",
+)
+SHORT_FACTS = (
+    "{n} resigned.", "{n} retired.", "{n} emigrated.", "{n} remarried.", "{n} graduated.",
+    "{n} is {age}.", "{n} moved to {town}.", "{n} plays {game}.", "{n} speaks {language}.",
+    "{n} owns a {thing}.", "{n} has twins.", "{n} quit smoking.", "{n} got married.",
+    "{n} is vegetarian.", "{n} sold the {thing}.",
+)
+SHORT_FILLERS = {
+    "town": ("Oslo", "Turin", "Porto", "Gdansk", "Leeds", "Ghent", "Bergen", "Split", "Cork",
+             "Lyon", "Tartu", "Graz"),
+    "game": ("chess", "cricket", "bridge", "golf", "rugby", "darts", "go"),
+    "language": ("Welsh", "Basque", "Finnish", "Tamil", "Maltese", "Icelandic"),
+    "thing": ("boat", "kiln", "van", "loom", "canoe", "tractor"),
+}

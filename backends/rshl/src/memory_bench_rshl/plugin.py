@@ -74,7 +74,10 @@ OPTIONS = [
            minimum=0.0, maximum=1.0),
     Option("supersede", str, "auto",
            "supersession key: auto (tags when present, else text), tags, text, off",
-           choices=("auto", "tags", "text", "off")),
+           choices=("auto", "tags", "text", "off"),
+           # auto and tags read the subject:/relation: tags when a (structured) scenario
+           # writes them: the report then marks the row [structured].
+           reads={"auto": ("tags",), "tags": ("tags",)}),
     Option("supersede_cosine", float, None, "text-only supersession: minimum similarity of "
            "the new text to the cell it supersedes (unset: the encoder's calibrated value: "
            f"{_thresholds('supersede_text_cosine')})", minimum=-1.0, maximum=1.0),

@@ -1,0 +1,17 @@
+"""faiss-rag keeps every promise of the backend contract: the conformance kit, as a plugin
+author runs it (one test per spec and check)."""
+
+from __future__ import annotations
+
+import pytest
+
+from memory_bench.testing import conformance_tests
+
+pytestmark = pytest.mark.slow  # the real model
+
+test_conformance = conformance_tests(
+    "faiss-rag",
+    "faiss-rag-recency",
+    "faiss-rag:supersede=tags",
+    "faiss-rag:index=hnsw",
+)

@@ -1,0 +1,96 @@
+"""Opening mem0's ``Memory`` offline, with telemetry off, writing only where we say.
+
+mem0 reads ``MEM0_TELEMETRY`` and ``MEM0_DIR`` once, when it is first
+imported: with telemetry on it resolves outside hosts and adds become about
+13x slower, and on import it writes a ``config.json`` with a random user id
+into ``MEM0_DIR`` (``~/.mem0`` by default). So both are set before the first
+import: telemetry off always, ``MEM0_DIR`` in the pair's workdir, never the
+user's home. If mem0 was already imported with telemetry on, opening refuses.
+
+The configuration is mem0's store-only mode: the ``huggingface`` embedder on a
+local model directory, a ``faiss`` (default) or local ``qdrant`` store in the
+store directory, the history database beside it, and an ``openai`` LLM entry
+with a dummy key: mem0 builds the client eagerly but never calls it with
+``infer=False``, and a test proves nothing connects anywhere.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+__all__ = ["HEAVY_MODULES", "memory_config", "open_memory"]
+
+# Imported by the harness before it forks a process per pair (never mem0 itself:
+# importing it writes MEM0_DIR, which must be the pair's).
+HEAVY_MODULES = ("sentence_transformers", "faiss", "qdrant_client", "openai", "sqlalchemy")
+
+# Warnings mem0 logs for what this row does on purpose (its notes say so): no spaCy
+# (never installed: mem0 would download a model), so no lemmas and no entity boosts;
+# no BM25 on faiss, and none on qdrant without fastembed (whose model is on a hub);
+# the reset that clears a pair's own store at the end.
+_EXPECTED = ("spaCy is not installed", "does not support keyword search",
+             "fastembed not installed", "Resetting all memories", "Resetting index")
+
+
+class _Expected(logging.Filter):
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        return not any(text in message for text in _EXPECTED)
+
+
+def _import_mem0(home: Path) -> Any:
+    os.environ["MEM0_TELEMETRY"] = "False"
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    if "mem0" not in sys.modules:
+        home.mkdir(parents=True, exist_ok=True)
+        os.environ["MEM0_DIR"] = str(home)
+    import mem0
+    from mem0.memory import telemetry
+
+    if telemetry.MEM0_TELEMETRY:
+        raise RuntimeError("mem0 was imported with telemetry on before memory-bench could "
+                           "switch it off; set MEM0_TELEMETRY=False in the environment")
+    for name in ("mem0.utils.spacy_models", "mem0.memory.main", "mem0.vector_stores.qdrant",
+                 "mem0.vector_stores.faiss"):
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, _Expected) for f in logger.filters):
+            logger.addFilter(_Expected())
+    return mem0.Memory
+
+
+def memory_config(options: dict[str, Any], model_dir: str, store: Path, dim: int
+                  ) -> dict[str, Any]:
+    """mem0's configuration dict for store-only mode in ``store``."""
+    collection = options["collection"]
+    if options["store"] == "qdrant":
+        vector_store = {"provider": "qdrant", "config": {
+            "collection_name": collection, "embedding_model_dims": dim,
+            "path": str(store / "qdrant"), "on_disk": True}}
+    else:
+        vector_store = {"provider": "faiss", "config": {
+            "collection_name": collection, "embedding_model_dims": dim,
+            "path": str(store / "faiss"), "distance_strategy": "cosine"}}
+    return {
+        "embedder": {"provider": "huggingface",
+                     "config": {"model": model_dir, "embedding_dims": dim}},
+        "vector_store": vector_store,
+        # Built eagerly by mem0, never called with infer=False: a dummy key, no network.
+        "llm": {"provider": "openai", "config": {"api_key": "memory-bench-offline-never-called"}},
+        "history_db_path": str(store / "history.db"),
+    }
+
+
+def open_memory(options: dict[str, Any], model_dir: str, store: Path, home: Path, *,
+                dim: int) -> Any:
+    """A mem0 ``Memory`` on ``store``; mem0's own files go to ``home``."""
+    memory_cls = _import_mem0(home)
+    from transformers.utils import logging as hf_logging
+
+    hf_logging.disable_progress_bar()  # "Loading weights" each pair: noise, under --quiet too
+    store.mkdir(parents=True, exist_ok=True)
+    return memory_cls.from_config(memory_config(options, model_dir, store, dim))

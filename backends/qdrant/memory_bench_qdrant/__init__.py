@@ -1,0 +1,5 @@
+"""memory-bench baseline on Qdrant."""
+
+from __future__ import annotations
+
+__version__ = "0.1.0"

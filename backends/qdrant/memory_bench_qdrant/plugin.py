@@ -1,0 +1,134 @@
+"""Registers ``qdrant``. qdrant-client and torch are imported by the factory only."""
+
+from __future__ import annotations
+
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+from memory_bench_embed import LIBRARIES, backend_manifest, embedding_options
+
+from memory_bench import BackendContext, Capability, Option, hookimpl
+from memory_bench_qdrant import __version__
+
+__all__ = ["memory_bench_register_backends"]
+
+
+def _store_path(value: str) -> str | None:
+    """A local store is new, empty or a Qdrant local store: never a directory of the
+    user's other files."""
+    path = Path(value).expanduser()
+    if not path.exists():
+        return None
+    if not path.is_dir():
+        return "is a file, not a store directory"
+    if (path / "meta.json").is_file() or not any(path.iterdir()):
+        return None
+    return "holds files but no Qdrant local store (no meta.json): give a new or empty directory"
+
+
+def _options() -> list[Option]:
+    return [
+        *embedding_options(),
+        Option("path", str, None, "local mode: store directory (default: the pair's own workdir)",
+               check=_store_path),
+        Option("url", str, None, "server mode: a Qdrant server's URL (e.g. http://127.0.0.1:6333)"),
+        Option("collection", str, "memory-bench", "collection name"),
+        Option("hnsw_m", int, 32, "server mode: HNSW neighbours per node (Qdrant default 16)",
+               minimum=4, maximum=256),
+        Option("ef_construct", int, 200, "server mode: HNSW build beam width (Qdrant default "
+               "100)", minimum=8, maximum=4096),
+        Option("hnsw_ef", int, 128, "server mode: HNSW search beam width", minimum=8,
+               maximum=4096),
+    ]
+
+
+def _open_client(options: dict[str, Any], ctx: BackendContext) -> Any:
+    from qdrant_client import QdrantClient
+
+    if options["url"]:
+        return QdrantClient(url=options["url"])
+    path = Path(options["path"]).expanduser() if options["path"] else ctx.workdir / "qdrant"
+    path.mkdir(parents=True, exist_ok=True)
+    return QdrantClient(path=str(path))
+
+
+def _ensure_collection(client: Any, options: dict[str, Any], dim: int) -> None:
+    from qdrant_client import models
+
+    from memory_bench_qdrant.backend import PREFIXES
+
+    name = options["collection"]
+    if client.collection_exists(name):
+        return
+    client.create_collection(
+        name,
+        vectors_config=models.VectorParams(size=dim, distance=models.Distance.COSINE),
+        hnsw_config=models.HnswConfigDiff(m=options["hnsw_m"],
+                                          ef_construct=options["ef_construct"]),
+    )
+    if options["url"]:  # local mode filters by scanning; a server wants the index
+        client.create_payload_index(name, PREFIXES, models.PayloadSchemaType.KEYWORD)
+
+
+def _factory(options: dict[str, Any], ctx: BackendContext) -> Any:
+    # Heavy imports happen here, when a backend is created.
+    from memory_bench_embed import embedder_from_options
+    from qdrant_client import models
+
+    from memory_bench_qdrant.backend import QdrantMemory
+
+    client = _open_client(options, ctx)
+    try:
+        embedder = embedder_from_options(options, ctx)
+        _ensure_collection(client, options, embedder.dim)
+    except BaseException:
+        client.close()
+        raise
+    params = models.SearchParams(hnsw_ef=options["hnsw_ef"]) if options["url"] else None
+    return QdrantMemory(embedder, client, options["collection"], params)
+
+
+def _preload(options: dict[str, Any], cache_dir: Any) -> None:
+    """Before the harness forks a process per pair: load the model and heavy imports once."""
+    from memory_bench_embed import preload
+
+    preload(options, "qdrant_client", "memory_bench_qdrant.backend")
+
+
+def _installed(dist: str) -> str:
+    """``dist X.Y`` as installed, read from its metadata (nothing is imported)."""
+    try:
+        return f"{dist} {metadata.version(dist)}"
+    except metadata.PackageNotFoundError:
+        return f"{dist} not installed"
+
+
+@hookimpl
+def memory_bench_register_backends(registry: Any) -> None:
+    registry.add(
+        "qdrant",
+        factory=_factory,
+        preload=_preload,
+        manifest=backend_manifest,
+        libraries=(*LIBRARIES, "qdrant-client"),
+        description=f"RAG baseline on Qdrant ({_installed('qdrant-client')}): local mode in the "
+        "run's directory (or a Qdrant server), cosine, vectors from the shared frozen embedder",
+        version=__version__,
+        capabilities=[Capability.PROVENANCE, Capability.PERSISTENT],
+        options=_options(),
+        notes=[
+            "frozen embedder (all-MiniLM-L6-v2 by default) + Qdrant: no learning, no gate, "
+            "no strength, no consolidation",
+            "local mode (the default) is qdrant-client's own embedded store: exact cosine over "
+            "every point, no HNSW; a server (url=) searches HNSW with m 32 / ef_construct 200 / "
+            "ef 128",
+            "provenance from the point payload: the source and timestamp written with each item",
+            "query latency includes encoding the question with the frozen model "
+            "(query vectors are not cached unless cache_queries=true)",
+            "ingest_items_per_s includes encoding only for texts not already in the embedding "
+            "cache (the first embedding backend on a seed pays it; compare ingest on a warm cache)",
+            "remove/count by id prefix: a payload filter on every prefix of the item id "
+            "(point ids are uuid5 of the item id)",
+        ],
+    )

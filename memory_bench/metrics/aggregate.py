@@ -1,0 +1,75 @@
+"""How a metric is made from its per-question outcomes, by name, vectorised.
+
+A metric that declares per-question outcomes (one row of numbers per question,
+keyed so that the same question can be found in another backend's records)
+names one of these aggregates: the metric of a pair is the aggregate of its
+rows. The analysis (``memory_bench.analysis.paired``) recomputes it on
+resampled and permuted rows: ``of_rows`` takes an array of shape
+``(..., questions, columns)``; where the aggregate depends on the column sums
+only (means, ratios of means, rates), ``of_sums`` takes ``(..., columns)`` sums
+and the question count, which lets a permutation or a bootstrap be one matrix
+product. ``test`` names the paired test that suits it (see ``paired.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+__all__ = ["AGGREGATES", "Aggregate", "aggregate"]
+
+
+@dataclass(frozen=True)
+class Aggregate:
+    name: str
+    of_rows: Callable[[np.ndarray], np.ndarray]
+    of_sums: Callable[[np.ndarray, int], np.ndarray] | None
+    # "randomization": the paired randomization test of this aggregate (exact when every
+    # value is 0 or 1); "sign": the exact sign test on per-question differences.
+    test: str
+    description: str
+
+
+def _div(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(b > 0, a / np.where(b > 0, b, 1.0), np.nan)
+
+
+def _rows_via_sums(of_sums: Callable[[np.ndarray, int], np.ndarray]
+                   ) -> Callable[[np.ndarray], np.ndarray]:
+    return lambda a: of_sums(a.sum(axis=-2), a.shape[-2])
+
+
+def _mean(s: np.ndarray, n: int) -> np.ndarray:
+    return s[..., 0] / n
+
+
+def _ratio(s: np.ndarray, n: int) -> np.ndarray:
+    return _div(s[..., 1], s[..., 0])
+
+
+def _rate(s: np.ndarray, n: int) -> np.ndarray:
+    return _div(s[..., 0], s[..., 1])
+
+
+def _percentile(q: float) -> Callable[[np.ndarray], np.ndarray]:
+    return lambda a: np.percentile(a[..., 0], q, axis=-1)
+
+
+AGGREGATES: dict[str, Aggregate] = {a.name: a for a in (
+    Aggregate("mean", _rows_via_sums(_mean), _mean, "randomization",
+              "the mean of one value per question (a share, when the values are 0/1)"),
+    Aggregate("ratio", _rows_via_sums(_ratio), _ratio, "randomization",
+              "mean of the second column / mean of the first (retention: after / before)"),
+    Aggregate("rate", _rows_via_sums(_rate), _rate, "randomization",
+              "sum of the first column / sum of the second (items / seconds)"),
+    Aggregate("p50", _percentile(50), None, "sign", "the median over questions"),
+    Aggregate("p95", _percentile(95), None, "sign", "the 95th percentile over questions"),
+)}
+
+
+def aggregate(name: str, rows: np.ndarray | list) -> float:
+    """The metric from one pair's rows (questions x columns)."""
+    return float(AGGREGATES[name].of_rows(np.asarray(rows, dtype=float)))

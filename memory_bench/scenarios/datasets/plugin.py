@@ -1,0 +1,59 @@
+"""The dataset generators, registered through the hook a third party uses (an internal
+plugin, always loaded). Listing generators reads no data file."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping
+from typing import Any
+
+from memory_bench.plugins.hookspecs import hookimpl
+from memory_bench.plugins.scenarios import ScenarioRegistry
+from memory_bench.scenarios.script import Script
+
+__all__ = ["memory_bench_register_scenarios"]
+
+VERSION = "1.0"
+_PACKAGE = "memory_bench.scenarios.datasets"
+_DESCRIPTIONS = {
+    "locomo": "LoCoMo's ten long conversations (--set path=locomo10.json): every turn an "
+              "item, every question asked right after its evidence and after the conversation",
+    "longmemeval": "LongMemEval (--set path=longmemeval_s.json): each question over its own "
+                   "chat history, as turns or sessions",
+    "jsonl": "your own items and questions in the memory-bench-jsonl/1 format "
+             "(--set path=FILE; `memory-bench validate FILE` checks it)",
+}
+
+
+def _module(name: str) -> Any:
+    return importlib.import_module(f"{_PACKAGE}.{name}")
+
+
+def _bound(name: str) -> dict[str, Any]:
+    """generate, check and caveats of one module, imported when first called."""
+    def generate(params: Mapping[str, Any], seed: int) -> Script:
+        return _module(name).generate(params, seed)
+
+    def check(params: Mapping[str, Any]) -> str | None:
+        return _module(name).check(params)
+
+    def caveats(params: Mapping[str, Any], stats: Mapping[str, Any]) -> list[str]:
+        return _module(name).caveats(params, stats)
+
+    return {"generate": generate, "check": check, "caveats": caveats}
+
+
+@hookimpl
+def memory_bench_register_scenarios(registry: ScenarioRegistry) -> None:
+    from memory_bench.metrics.retrieval import retrieval_metrics
+
+    early = {"locomo": True, "longmemeval": False, "jsonl": True}
+    final = {"locomo": "late"}
+    for name, description in _DESCRIPTIONS.items():
+        registry.add(
+            name, description=description, version=VERSION,
+            parameters=_module(name).PARAMETERS,
+            metrics=retrieval_metrics(early=early[name], final=final.get(name, "")),
+            seed_count=lambda params: params["folds"],
+            **_bound(name),
+        )

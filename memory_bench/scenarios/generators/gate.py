@@ -1,0 +1,98 @@
+"""The gate phase's items, for every continual generator: what to refuse, what to keep.
+
+Refusable kinds hold nothing a memory should keep: no text (``empty``), under
+three words (``short``), a stored text re-sent by its own source
+(``duplicate``), a stored fact reworded by its own source
+(``near_duplicate``), content-free chat of three words or more (``chitchat``),
+signatures and notices (``boilerplate``), a sentence cut off before it states
+anything (``fragment``). Accepted kinds are real facts about new subjects:
+``clean`` and ``clean_short`` ("Ivo resigned.", "Ann is 34."), so that a rule
+that refuses whatever is short pays for it. Only the first three kinds are what
+a trivial rule-based gate (empty, short, exact duplicate) catches.
+
+Duplicates copy *noise* items, never probed facts: a copy of a fact would give
+its question a second right answer. A generator supplies the texts that depend
+on its data through a :class:`GateTexts`; the rest comes from ``vocab``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from memory_bench.contract.items import Item
+from memory_bench.scenarios.continual.data import GATE_KINDS, GateCase
+from memory_bench.scenarios.continual.params import ContinualParams
+from memory_bench.scenarios.generators import vocab
+from memory_bench.scenarios.generators.common import WHITESPACE, ItemStamper
+
+__all__ = ["GateTexts", "build_gate", "clean_short_facts", "sample", "short_names_error"]
+
+Tags = tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class GateTexts:
+    """What a generator provides for the gate: each callable makes one text."""
+
+    short: Callable[[], str]
+    paraphrase: Callable[[Item], str]  # the same fact as a stored item, in other words
+    fragment: Callable[[], str]  # a sentence of the generator's kind, cut before its value
+    clean: Callable[[], tuple[str, Tags]]  # a new fact about a new subject
+    clean_short: Callable[[], tuple[str, Tags]]
+
+
+def sample(rng: random.Random, pool: Sequence, n: int) -> list:
+    """n from ``pool``: without replacement while it lasts, with it beyond."""
+    return rng.sample(list(pool), n) if n <= len(pool) else rng.choices(list(pool), k=n)
+
+
+def short_names_error(p: ContinualParams) -> str | None:
+    """The capacity check every generator shares: one short name a short fact."""
+    if p.gate_clean_short > len(vocab.SHORT_NAMES):
+        return (f"gate_clean_short ({p.gate_clean_short}) exceeds the {len(vocab.SHORT_NAMES)} "
+                "short names that make those facts distinct")
+    return None
+
+
+def clean_short_facts(rng: random.Random, n: int) -> list[str]:
+    """n short real facts about distinct short names (one fact a name)."""
+    names = sample(rng, vocab.SHORT_NAMES, n)
+    out = []
+    for name in names:
+        frame = rng.choice(vocab.SHORT_FACTS)
+        fill = {k: rng.choice(v) for k, v in vocab.SHORT_FILLERS.items()}
+        out.append(frame.format(n=name, age=rng.randint(19, 88), **fill))
+    return out
+
+
+def build_gate(p: ContinualParams, rng: random.Random, stamp: ItemStamper,
+               noise: Sequence[Item], texts: GateTexts) -> list[GateCase]:
+    """Every kind the scenario asks for, in a seeded shuffled order, then stamped
+    (so ids and timestamps say nothing about the kind)."""
+    # kind, text, tags, the original a copy restates (its source is kept)
+    cases: list[tuple[str, str, Tags, Item | None]] = []
+    for kind in GATE_KINDS:
+        n = p.gate_count(kind)
+        if kind == "empty":
+            cases += [(kind, rng.choice(WHITESPACE), (), None) for _ in range(n)]
+        elif kind == "short":
+            cases += [(kind, texts.short(), (), None) for _ in range(n)]
+        elif kind == "duplicate":
+            cases += [(kind, i.text, i.tags, i) for i in sample(rng, noise, n)]
+        elif kind == "near_duplicate":
+            cases += [(kind, texts.paraphrase(i), i.tags, i) for i in sample(rng, noise, n)]
+        elif kind == "chitchat":
+            cases += [(kind, t, (), None) for t in sample(rng, vocab.CHITCHAT, n)]
+        elif kind == "boilerplate":
+            cases += [(kind, t, (), None) for t in sample(rng, vocab.BOILERPLATE, n)]
+        elif kind == "fragment":
+            cases += [(kind, texts.fragment(), (), None) for _ in range(n)]
+        elif kind in ("clean", "clean_short"):
+            make = texts.clean if kind == "clean" else texts.clean_short
+            cases += [(kind, *make(), None) for _ in range(n)]
+    rng.shuffle(cases)
+    return [GateCase(stamp(text, tags, source=None if of is None else of.source), kind,
+                     None if of is None else of.id)
+            for kind, text, tags, of in cases]

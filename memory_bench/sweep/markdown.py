@@ -1,0 +1,105 @@
+"""The sweep's report in Markdown: per metric, one row per backend and one column per size."""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["render_sweep_markdown"]
+
+_TABLES = (
+    ("recall1_before", "recall@1 before interference", 3),
+    ("recall1_after", "recall@1 after interference", 3),
+    ("retention", "retention", 3),
+    ("updateWinRate", "updateWinRate", 3),
+    ("staleRate", "staleRate (old value still in the top-k)", 3),
+    ("latency_p50_ms", "query latency p50 (ms)", 2),
+    ("latency_p95_ms", "query latency p95 (ms)", 2),
+    ("ingest_items_per_s", "ingest over seed + interference, cold encoder (items/s)", 0),
+    ("bytes_per_item", "resident bytes per item written (pair process)", 0),
+    ("rss_mb", "resident memory after interference (MB, pair process)", 0),
+)
+
+
+def _fmt(m: dict[str, Any] | None, places: int) -> str:
+    if not m or m["mean"] is None:
+        return "—"
+    mean = f"{m['mean']:,.{places}f}"
+    if m["n"] >= 2 and m["ci_low"] is not None and m["ci_high"] is not None:
+        half = max(m["mean"] - m["ci_low"], m["ci_high"] - m["mean"])
+        return f"{mean} ± {half:,.{places}f}"
+    return mean
+
+
+def _table(summary: dict[str, Any], metric: str, places: int) -> list[str]:
+    sizes = summary["sizes"]
+    cells = {(r["label"], r["size"]): r for r in summary["rows"]}
+    lines = ["| backend | " + " | ".join(f"{s:,}" for s in sizes) + " |",
+             "|---|" + "---|" * len(sizes)]
+    for label in summary["backends"]:
+        row = []
+        for s in sizes:
+            cell = cells.get((label, s))
+            if cell is None:
+                row.append("not run")
+            elif cell["ok"] == 0:
+                row.append("failed")
+            else:
+                row.append(_fmt(cell["metrics"].get(metric), places))
+        lines.append(f"| {label} | " + " | ".join(row) + " |")
+    return lines
+
+
+def render_sweep_markdown(summary: dict[str, Any], images: dict[str, str]) -> str:
+    sizes = summary["sizes"]
+    out = [f"# Scale sweep: {summary['scenario']}", ""]
+    out += [f"Generator `{summary['generator']}` (base `{summary['params'].get('base')}`), "
+            f"sizes {', '.join(f'{s:,}' for s in sizes)} items; seeds per size: "
+            + ", ".join(f"{int(s):,}: {len(v)}" for s, v in summary["seeds"].items())
+            + ". Mean ± half-width of the 95% t-interval over seeds (no interval with one "
+            "seed). — = not supported or no value; *not run* = beyond the backend's "
+            "`--limit`.", ""]
+    for name, alt in (("quality", "quality against size"), ("cost", "costs against size")):
+        if name in images:
+            out += [f"![{alt}]({images[name]})", ""]
+    for metric, title, places in _TABLES:
+        out += [f"## {title}", "", *_table(summary, metric, places), ""]
+    out += ["## What each size cost", "",
+            "| size | noise generated (items/s) | script (s) | wall of the size's run (s) "
+            "| load average before (1, 5, 15 min) |", "|---|---|---|---|---|"]
+    for s in sizes:
+        g = summary["generation"].get(str(s), {})
+        load = summary["load_before"].get(str(s), [])
+        out.append(f"| {s:,} | {g.get('noise_per_s') or 0:,} | {g.get('seconds', 0):.1f} | "
+                   f"{summary['wall_s'].get(str(s), 0):,.0f} | "
+                   + " ".join(f"{x:.2f}" for x in load) + " |")
+    out += ["", "Mean seconds per (backend, seed) pair:", "",
+            *_pair_seconds(summary), ""]
+    out += ["## Caveats", ""]
+    caveats = summary["caveats"].get(str(sizes[-1]), []) if sizes else []
+    out += [f"- {c}" for c in caveats]
+    for m in summary["metrics"]:
+        if m.get("caveat") and m["name"] in {t[0] for t in _TABLES}:
+            out.append(f"- {m['caveat']}")
+    execution = summary.get("execution", {})
+    out += ["", f"Executor: {execution.get('executor')}, isolation "
+            f"{execution.get('isolation')}, embedding cache {execution.get('cache')}.",
+            "", "Command: `" + " ".join(summary["command"]) + "`", ""]
+    out += ["Per-size results (every per-probe record; `memory-bench report` renders any "
+            "of them): " + ", ".join(f"[{int(s):,}]({name})"
+                                     for s, name in summary["results"].items()), ""]
+    return "\n".join(out)
+
+
+def _pair_seconds(summary: dict[str, Any]) -> list[str]:
+    sizes = summary["sizes"]
+    cells = {(r["label"], r["size"]): r for r in summary["rows"]}
+    lines = ["| backend | " + " | ".join(f"{s:,}" for s in sizes) + " |",
+             "|---|" + "---|" * len(sizes)]
+    for label in summary["backends"]:
+        row = []
+        for s in sizes:
+            c = cells.get((label, s))
+            row.append("not run" if c is None or c["pair_seconds"] is None
+                       else f"{c['pair_seconds']:,.1f}")
+        lines.append(f"| {label} | " + " | ".join(row) + " |")
+    return lines
