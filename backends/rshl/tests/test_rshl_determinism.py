@@ -1,6 +1,6 @@
 """Bit-identical across processes, whatever PYTHONHASHSEED is.
 
-Two processes with different string-hash seeds run the smoke scenario's whole
+For every encoder, three processes with different string-hash seeds run the smoke scenario's whole
 script (sleep included) through the backend and print every score and strength
 as a float's hex, plus a hash of the saved lattice: the outputs must be equal.
 Before iteration orders were fixed, scores and strengths differed by ~1e-9.
@@ -12,6 +12,8 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 SCRIPT = r"""
 import hashlib, sys, tempfile
@@ -27,6 +29,7 @@ scenario = load_scenario("smoke", {"consolidate": "true"}, registry=plugins.scen
 script = generate_script(plugins, scenario.ref(), 0).bind("bench-det-s0-")
 info = plugins.registry.get("rshl")
 options = {o.name: o.default for o in info.options}
+options["encoder"] = sys.argv[1]
 work = Path(tempfile.mkdtemp())
 backend = info.factory(options, BackendContext(work, 0, "det"))
 out = []
@@ -49,17 +52,24 @@ sys.stdout.write("\n".join(out))
 """
 
 
-def _run(hashseed: str, cwd: Path) -> str:
+def _run(hashseed: str, cwd: Path, encoder: str) -> str:
     env = {**os.environ, "PYTHONHASHSEED": hashseed, "MEMORY_BENCH_DISABLE_PLUGIN_AUTOLOAD": "0"}
     env.pop("MEMORY_BENCH_PLUGINS", None)
-    out = subprocess.run([sys.executable, "-c", SCRIPT], cwd=cwd, env=env, capture_output=True,
-                         text=True, timeout=600)
+    out = subprocess.run([sys.executable, "-c", SCRIPT, encoder], cwd=cwd, env=env,
+                         capture_output=True, text=True, timeout=600)
     assert out.returncode == 0, out.stderr
     return out.stdout
 
 
-def test_scores_strengths_and_saved_bytes_do_not_depend_on_the_hash_seed(tmp_path: Path) -> None:
-    first = _run("1", tmp_path)
+@pytest.mark.parametrize("encoder", [
+    "lexical",
+    pytest.param("dense", marks=pytest.mark.slow),  # loads the embedding model
+    pytest.param("hybrid", marks=pytest.mark.slow),
+])
+def test_scores_strengths_and_saved_bytes_do_not_depend_on_the_hash_seed(
+        tmp_path: Path, encoder: str) -> None:
+    first = _run("1", tmp_path, encoder)
     assert len(first.splitlines()) > 200 and "meta.json" in first
-    assert _run("2", tmp_path) == first
-    assert _run("31337", tmp_path) == first
+    assert ("vec.npy" in first) == (encoder != "lexical")
+    assert _run("2", tmp_path, encoder) == first
+    assert _run("31337", tmp_path, encoder) == first

@@ -7,18 +7,24 @@ from pathlib import Path
 from typing import Any
 
 from memory_bench import BackendContext, Hit, Item, WriteResult
-from memory_bench_rshl.config import LatticeConfig
+from memory_bench_rshl.config import LatticeConfig, threshold
+from memory_bench_rshl.encoding import TextEncoder, make_encoder
 from memory_bench_rshl.lattice import Lattice, Record
 from memory_bench_rshl.persist import StoreLock, is_lattice_dir, recover
 
-__all__ = ["RshlBackend", "config_from_options"]
+__all__ = ["RshlBackend", "config_from_options", "embedding_identity"]
 
 _DAY = 86_400.0
 # The lattice settings the options set (half_life_days is half_life_s).
-_FIELDS = ("dim", "seed", "min_words", "merge_cosine", "merge_jaccard", "supersede",
-           "superseded_factor", "show_superseded", "initial_strength", "eta", "half_life_s",
-           "strength_weight", "prune_floor", "candidates", "sketch_bits", "prefilter",
-           "reinforce")
+_FIELDS = ("dim", "seed", "encoder", "dense_weight", "min_words", "merge_cosine",
+           "merge_jaccard", "supersede", "supersede_text_cosine", "superseded_factor",
+           "show_superseded", "initial_strength", "eta", "half_life_s", "strength_weight",
+           "prune_floor", "candidates", "sketch_bits", "prefilter", "reinforce")
+
+
+def _calibrated(options: dict[str, Any], option: str, field: str) -> float:
+    """The option's value, or the encoder's calibrated one when it is unset (None)."""
+    return threshold(options["encoder"], field, options.get(option))
 
 
 def config_from_options(options: dict[str, Any]) -> LatticeConfig:
@@ -26,9 +32,12 @@ def config_from_options(options: dict[str, Any]) -> LatticeConfig:
     return LatticeConfig(
         dim=int(options["dim"]),
         seed=int(options["seed"]),
+        encoder=str(options["encoder"]),
+        dense_weight=float(options["dense_weight"]),
         min_words=int(options["min_words"]),
-        merge_cosine=float(options["merge_cosine"]),
+        merge_cosine=_calibrated(options, "merge_cosine", "merge_cosine"),
         merge_jaccard=float(options["merge_jaccard"]),
+        supersede_text_cosine=_calibrated(options, "supersede_cosine", "supersede_text_cosine"),
         supersede=str(options["supersede"]),
         superseded_factor=float(options["superseded_factor"]),
         show_superseded=bool(options["show_superseded"]),
@@ -42,6 +51,32 @@ def config_from_options(options: dict[str, Any]) -> LatticeConfig:
         prefilter=int(options["prefilter"]),
         reinforce=bool(options["reinforce"]),
     )
+
+
+def embedding_identity(embedder: Any) -> dict[str, Any]:
+    """What made a memory-bench-embed ``Embedder``'s vectors, as a saved lattice records it:
+    model, weights sha256, dimension and numerics. Runtimes whose vectors agree to float32
+    noise (torch and onnx) share ``fp32``, as they share the embedding cache's rows; a
+    runtime that quantises (onnx-int8) names its own."""
+    runtime = getattr(embedder, "rt", None)  # memory-bench-embed with runtimes
+    return {"model": embedder.name, "weights_sha256": embedder.weights_sha256,
+            "embedding_dim": int(embedder.dim),
+            "numerics": str(getattr(runtime, "numerics", "fp32"))}
+
+
+def _encoder(config: LatticeConfig, options: dict[str, Any],
+             ctx: BackendContext) -> tuple[TextEncoder, Any]:
+    """(the encoder the options ask for, the embedder to close or None)."""
+    if config.encoder == "lexical":
+        return make_encoder(config), None
+    from memory_bench_embed import embedder_from_options  # the model: only here
+
+    embedder = embedder_from_options(options, ctx)
+    try:
+        return make_encoder(config, embedder, embedding_identity(embedder)), embedder
+    except BaseException:
+        embedder.close()
+        raise
 
 
 def _check_saved(path: Path, saved: LatticeConfig, asked: LatticeConfig) -> None:
@@ -63,24 +98,39 @@ class RshlBackend:
     and it is used as a guest (``Lattice.as_guest``), so the user's cells, clock
     and IDF counts come back unchanged once the benchmark's items are removed.
     It is saved on ``close`` and after each ``consolidate``.
+
+    With ``encoder=dense`` or ``hybrid`` the vectors come from the shared
+    embedder (memory-bench-embed: the model, runtime and cache faiss-rag uses),
+    and a live store opens only if the same encoder and model made it.
     """
 
     def __init__(self, options: dict[str, Any], ctx: BackendContext) -> None:
         self.path = Path(options["path"]) if options.get("path") else ctx.workdir / "lattice"
         config = config_from_options(options)
-        self._lock = StoreLock(self.path).acquire()
+        encoder, self._embedder = _encoder(config, options, ctx)
+        try:
+            self._lock = StoreLock(self.path).acquire()
+        except BaseException:
+            self._close_embedder()
+            raise
         try:
             recover(self.path)
             if is_lattice_dir(self.path):
-                self.lattice = Lattice.load(self.path)
-                _check_saved(self.path, self.lattice.config, config)
+                self.lattice = Lattice.load(
+                    self.path, encoder, check=lambda saved: _check_saved(self.path, saved, config))
                 self.lattice.as_guest()
             else:
-                self.lattice = Lattice(config)
+                self.lattice = Lattice(config, encoder)
         except BaseException:
             self._lock.release()
+            self._close_embedder()
             raise
         self._closed = False
+
+    def _close_embedder(self) -> None:
+        if self._embedder is not None:
+            self._embedder.close()
+            self._embedder = None
 
     def write(self, items: Sequence[Item]) -> list[WriteResult]:
         records = [
@@ -125,3 +175,4 @@ class RshlBackend:
                 self.lattice.save(self.path)
             finally:
                 self._lock.release()
+                self._close_embedder()

@@ -5,9 +5,26 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields
 from typing import Any
 
-__all__ = ["SUPERSEDE_MODES", "LatticeConfig"]
+__all__ = ["CALIBRATED", "ENCODERS", "SUPERSEDE_MODES", "LatticeConfig", "threshold"]
 
 SUPERSEDE_MODES = ("auto", "tags", "text", "off")
+ENCODERS = ("lexical", "dense", "hybrid")
+# The thresholds whose meaning depends on the encoder's similarity, per encoder.
+# lexical: the values the lattice was designed with; dense and hybrid (at the default
+# dense_weight 0.65): calibrated by benchmarks/rshl_calibrate.py on seeds 100-109 of the
+# default and natural scenarios, disjoint from every published seed (backends/rshl/
+# README.md, "Calibration"): supersession maximises right minus wrong links; merging
+# merges no more new-value edits than lexical does at 0.90.
+CALIBRATED: dict[str, dict[str, float]] = {
+    "lexical": {"merge_cosine": 0.90, "supersede_text_cosine": 0.25},
+    "dense": {"merge_cosine": 0.97, "supersede_text_cosine": 0.59},
+    "hybrid": {"merge_cosine": 0.95, "supersede_text_cosine": 0.45},
+}
+
+
+def threshold(encoder: str, field: str, given: float | None) -> float:
+    """``given``, or the encoder's calibrated value of ``field`` when it is None."""
+    return float(CALIBRATED[encoder][field] if given is None else given)
 
 
 @dataclass(frozen=True)
@@ -16,6 +33,8 @@ class LatticeConfig:
 
     dim: int = 4096
     seed: int = 0
+    encoder: str = "lexical"  # lexical, dense or hybrid (encoding.py)
+    dense_weight: float = 0.65  # hybrid: share of the dense cosine in the similarity
     # encoder feature weights (before IDF)
     adjacent_weight: float = 1.2  # bound pair of neighbouring content words
     pair_weight: float = 0.5  # bound pair two or three content words apart
@@ -48,6 +67,10 @@ class LatticeConfig:
     def __post_init__(self) -> None:
         if self.dim % 64 or self.dim < 64:
             raise ValueError(f"dim must be a positive multiple of 64, got {self.dim}")
+        if self.encoder not in ENCODERS:
+            raise ValueError(f"encoder must be one of {ENCODERS}, got {self.encoder!r}")
+        if not 0.0 <= self.dense_weight <= 1.0:
+            raise ValueError("dense_weight must be in [0, 1]")
         if self.supersede not in SUPERSEDE_MODES:
             raise ValueError(f"supersede must be one of {SUPERSEDE_MODES}, got {self.supersede!r}")
         if not 0.0 <= self.eta <= 1.0:
@@ -57,6 +80,14 @@ class LatticeConfig:
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+    @classmethod
+    def calibrated(cls, encoder: str = "lexical", **settings: Any) -> LatticeConfig:
+        """A configuration for ``encoder`` with its calibrated thresholds (``CALIBRATED``),
+        unless ``settings`` give them."""
+        if encoder not in CALIBRATED:
+            raise ValueError(f"encoder must be one of {ENCODERS}, got {encoder!r}")
+        return cls(encoder=encoder, **{**CALIBRATED[encoder], **settings})
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> LatticeConfig:

@@ -20,10 +20,15 @@ import hashlib
 import math
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from memory_bench_rshl.encoding import Encoding
+    from memory_bench_rshl.index import CodeIndex
 
 __all__ = [
     "STOP_WORDS",
@@ -144,11 +149,17 @@ class IdfStats:
 
 
 class Encoder:
-    """Deterministic feature extraction and hypervector bundling.
+    """Deterministic feature extraction and hypervector bundling: the ``lexical`` encoder.
 
     ``dim`` must be a multiple of 64 (codes are packed into uint64 words).
-    The feature-vector cache is bounded by ``cache_size`` entries.
+    The feature-vector cache is bounded by ``cache_size`` entries. It is a
+    :class:`~memory_bench_rshl.encoding.TextEncoder` (the lattice's interface)
+    and usable on its own (``encode``).
     """
+
+    kind = "lexical"
+    dense_dim = 0
+    uses_idf = True
 
     def __init__(
         self,
@@ -252,6 +263,28 @@ class Encoder:
     def encode(self, text: str, stats: IdfStats | None = None) -> np.ndarray:
         """Text -> float32 accumulator of shape (dim,)."""
         return self.accumulate(self.weights(self.features(text), stats))
+
+    # -- the lattice's interface (encoding.TextEncoder) -------------------
+    def embed(self, texts: Sequence[str]) -> None:
+        return None  # no dense part
+
+    def encoding(self, features: dict[str, float], stats: IdfStats,
+                 vector: np.ndarray | None = None) -> Encoding:
+        from memory_bench_rshl.encoding import Encoding
+
+        acc = self.accumulate(self.weights(features, stats))
+        return Encoding(pack_signs(acc), acc)
+
+    def query_encoding(self, text: str, stats: IdfStats) -> Encoding | None:
+        enc = self.encoding(self.features(text), stats)
+        return enc if np.any(enc.lexical) else None
+
+    def similarity(self, index: CodeIndex, q: Encoding, rows: np.ndarray) -> np.ndarray:
+        assert q.lexical is not None
+        return index.cosine(q.lexical, rows)
+
+    def identity(self) -> dict[str, Any]:
+        return {"kind": self.kind, "dim": self.dim, "seed": self.seed}
 
 
 def pack_signs(acc: np.ndarray) -> np.ndarray:

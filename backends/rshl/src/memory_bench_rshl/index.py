@@ -19,6 +19,12 @@ Search is three stages, all linear scans or small gathers:
    dequantised accumulators.
 
 Below ``full_scan_below`` rows stage 1 is skipped (the full code is cheap there).
+
+An encoder with a dense part (``dense``, ``hybrid``) also stores each cell's
+embedding (float32, ``vector_dim`` wide: 1,536 bytes at d = 384), which stage 3
+rescores by its exact cosine and re-encoding reuses; ``dense`` stores no
+accumulator (``accumulators=False``). Which parts a similarity combines is the
+encoder's business (``encoding.TextEncoder.similarity``).
 """
 
 from __future__ import annotations
@@ -26,11 +32,13 @@ from __future__ import annotations
 import numpy as np
 
 from memory_bench_rshl.encoder import pack_signs
+from memory_bench_rshl.encoding import Encoding
 
 __all__ = ["CodeIndex", "hamming", "hamming_columns", "quantise"]
 
 _CHUNK = 4096
 _COLUMN_CHUNK = 1 << 16
+_ROW_ARRAYS = ("codes", "acc", "scale", "norm", "vec")
 
 
 def hamming(codes: np.ndarray, q: np.ndarray, rows: int | None = None) -> np.ndarray:
@@ -99,7 +107,7 @@ def _smallest(values: np.ndarray, m: int) -> np.ndarray:
 
 
 class CodeIndex:
-    """Growable arrays of codes and quantised accumulators, addressed by row."""
+    """Growable arrays of codes, quantised accumulators and embeddings, addressed by row."""
 
     def __init__(
         self,
@@ -109,18 +117,23 @@ class CodeIndex:
         full_scan_below: int = 16_384,
         prefilter: int = 4096,
         capacity: int = 1024,
+        accumulators: bool = True,
+        vector_dim: int = 0,
     ) -> None:
         self.dim = dim
         self.words = dim // 64
         self.sketch_words = max(1, min(self.words, sketch_bits // 64))
         self.full_scan_below = full_scan_below
         self.prefilter = prefilter
+        self.accumulators = accumulators
+        self.vector_dim = vector_dim
         self.n = 0
         self.codes = np.zeros((capacity, self.words), dtype=np.uint64)
         self.sketch = np.zeros((self.sketch_words, capacity), dtype=np.uint64)  # column-major
-        self.acc = np.zeros((capacity, dim), dtype=np.int8)
+        self.acc = np.zeros((capacity, dim if accumulators else 0), dtype=np.int8)
         self.scale = np.zeros(capacity, dtype=np.float32)
         self.norm = np.zeros(capacity, dtype=np.float32)  # of the dequantised accumulator
+        self.vec = np.zeros((capacity, vector_dim), dtype=np.float32)  # embeddings, if any
 
     # -- storage -----------------------------------------------------------
     def _grow(self, need: int) -> None:
@@ -128,7 +141,7 @@ class CodeIndex:
         if need <= cap:
             return
         new = max(need, cap * 2)
-        for name in ("codes", "acc", "scale", "norm"):
+        for name in _ROW_ARRAYS:
             old = getattr(self, name)
             arr = np.zeros((new, *old.shape[1:]), dtype=old.dtype)
             arr[: self.n] = old[: self.n]
@@ -137,25 +150,51 @@ class CodeIndex:
         sketch[:, : self.n] = self.sketch[:, : self.n]
         self.sketch = sketch
 
-    def append(self, acc: np.ndarray) -> int:
-        """Add one float32 accumulator; return its row."""
+    def append(self, acc: np.ndarray | None = None, *, code: np.ndarray | None = None,
+               vec: np.ndarray | None = None) -> int:
+        """Add one row (see :meth:`set`); return it."""
         self._grow(self.n + 1)
         row = self.n
         self.n += 1
-        self.set(row, acc)
+        self.set(row, acc, code=code, vec=vec)
         return row
 
-    def set(self, row: int, acc: np.ndarray) -> None:
-        """(Re)write a row from a float32 accumulator."""
-        q, scale = quantise(acc)
-        self.acc[row] = q[0]
-        self.scale[row] = scale[0]
-        self.norm[row] = float(np.linalg.norm(q[0].astype(np.float32))) * scale[0]
-        code = pack_signs(acc)
+    def add(self, enc: Encoding) -> int:
+        """Add one encoded text; return its row."""
+        return self.append(enc.lexical, code=enc.code, vec=enc.dense)
+
+    def set(self, row: int, acc: np.ndarray | None = None, *, code: np.ndarray | None = None,
+            vec: np.ndarray | None = None) -> None:
+        """(Re)write a row: a float32 accumulator (quantised here), the packed code
+        (the accumulator's signs unless given) and the embedding (if the index keeps them)."""
+        if acc is not None and self.accumulators:
+            q, scale = quantise(acc)
+            self.acc[row] = q[0]
+            self.scale[row] = scale[0]
+            self.norm[row] = float(np.linalg.norm(q[0].astype(np.float32))) * scale[0]
+        if code is None:
+            if acc is None:
+                raise ValueError("a row needs a code or an accumulator")
+            code = pack_signs(acc)
         self.codes[row] = code
         self.sketch[:, row] = code[: self.sketch_words]
+        if self.vector_dim:
+            if vec is None:
+                raise ValueError("this index keeps embeddings: a row needs one")
+            self.vec[row] = vec
 
-    def load_arrays(self, codes: np.ndarray, acc: np.ndarray, scale: np.ndarray) -> None:
+    def put(self, row: int, enc: Encoding) -> None:
+        """Rewrite a row from an encoded text."""
+        self.set(row, enc.lexical, code=enc.code, vec=enc.dense)
+
+    def encoding(self, row: int) -> Encoding:
+        """A stored row as an encoding (accumulator dequantised), e.g. for sleep's merge scan."""
+        acc = self.acc[row].astype(np.float32) * self.scale[row] if self.accumulators else None
+        vec = self.vec[row].copy() if self.vector_dim else None
+        return Encoding(self.codes[row].copy(), acc, vec)
+
+    def load_arrays(self, codes: np.ndarray, acc: np.ndarray, scale: np.ndarray,
+                    vec: np.ndarray | None = None) -> None:
         """Replace the contents with saved arrays (norms and sketches are derived)."""
         n = codes.shape[0]
         self.n = 0
@@ -165,14 +204,19 @@ class CodeIndex:
         self.sketch[:, :n] = codes[:, : self.sketch_words].T
         self.acc[:n] = acc
         self.scale[:n] = scale
-        for s in range(0, n, _CHUNK):
-            e = min(n, s + _CHUNK)
-            self.norm[s:e] = np.linalg.norm(acc[s:e].astype(np.float32), axis=1) * scale[s:e]
+        if self.vector_dim:
+            if vec is None or vec.shape != (n, self.vector_dim):
+                raise ValueError(f"expected {n} embeddings of {self.vector_dim} dimensions")
+            self.vec[:n] = vec
+        if self.accumulators:
+            for s in range(0, n, _CHUNK):
+                e = min(n, s + _CHUNK)
+                self.norm[s:e] = np.linalg.norm(acc[s:e].astype(np.float32), axis=1) * scale[s:e]
 
     def compact(self, keep: np.ndarray) -> None:
         """Keep only the rows in ``keep`` (sorted row numbers), renumbered 0..len-1."""
         n = len(keep)
-        for name in ("codes", "acc", "scale", "norm"):
+        for name in _ROW_ARRAYS:
             arr = getattr(self, name)
             arr[:n] = arr[keep]
         self.sketch[:, :n] = self.sketch[:, keep]
@@ -182,8 +226,9 @@ class CodeIndex:
         return int(
             self.codes.itemsize * self.words
             + self.sketch.itemsize * self.sketch_words
-            + self.dim
+            + self.acc.shape[1]
             + 8
+            + self.vec.itemsize * self.vector_dim
         )
 
     # -- search ------------------------------------------------------------
@@ -214,6 +259,18 @@ class CodeIndex:
         if dead is not None:
             rows = rows[~dead[rows]]
         return rows
+
+    def dense_cosine(self, q_vec: np.ndarray, rows: np.ndarray) -> np.ndarray:
+        """Exact cosine between a query embedding and the given rows' embeddings."""
+        qn = float(np.linalg.norm(q_vec))
+        if qn == 0.0 or len(rows) == 0:
+            return np.zeros(len(rows), dtype=np.float32)
+        vecs = self.vec[rows]
+        dots = np.einsum("rd,d->r", vecs, q_vec.astype(np.float32))  # no BLAS threads
+        denom = np.linalg.norm(vecs, axis=1) * qn
+        with np.errstate(divide="ignore", invalid="ignore"):
+            cos = np.where(denom > 0, dots / denom, 0.0)
+        return cos.astype(np.float32)
 
     def cosine(self, q_acc: np.ndarray, rows: np.ndarray) -> np.ndarray:
         """Exact cosine between a float32 query accumulator and the given rows."""

@@ -7,6 +7,12 @@ Usable on its own (no memory-bench import)::
     hits = lat.query("Who does Mara Olsen work for?", k=5)
     lat.consolidate(); lat.save(path); Lattice.load(path)
 
+The encoder is the lattice's ``config.encoder``: ``lexical`` (model-free, the
+default) is built from the configuration; ``dense`` and ``hybrid`` are given,
+made by :func:`~memory_bench_rshl.encoding.make_encoder` over an embedding.
+Every mechanism below reads similarity through the encoder, never a vector
+space of its own, so the same lattice runs over any of them.
+
 Rows of :class:`~memory_bench_rshl.index.CodeIndex` and ``cells`` are parallel;
 a removed cell leaves a dead row until the next sleep compacts the index.
 
@@ -21,7 +27,7 @@ counts are exactly the host's again, so a saved store is byte-identical.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -31,7 +37,8 @@ import numpy as np
 
 from memory_bench_rshl.cell import Cell, Provenance, to_epoch
 from memory_bench_rshl.config import LatticeConfig
-from memory_bench_rshl.encoder import Encoder, IdfStats, name_spans, pack_signs
+from memory_bench_rshl.encoder import IdfStats, name_spans
+from memory_bench_rshl.encoding import Encoding, TextEncoder, make_encoder
 from memory_bench_rshl.gate import (
     DUPLICATE,
     DUPLICATE_ID,
@@ -90,25 +97,24 @@ class Recall:
 
 
 class Lattice:
-    """Cells in regions, an IDF-weighted hypervector encoder and a packed-code index."""
+    """Cells in regions, a text encoder (lexical, dense or hybrid) and a packed-code index."""
 
-    def __init__(self, config: LatticeConfig | None = None) -> None:
+    def __init__(self, config: LatticeConfig | None = None,
+                 encoder: TextEncoder | None = None) -> None:
         self.config = config or LatticeConfig()
         c = self.config
-        self.encoder = Encoder(
-            c.dim,
-            c.seed,
-            adjacent_weight=c.adjacent_weight,
-            pair_weight=c.pair_weight,
-            ngram_weight=c.ngram_weight,
-            name_weight=c.name_weight,
-        )
+        self.encoder: TextEncoder = encoder if encoder is not None else make_encoder(c)
+        if self.encoder.kind != c.encoder or self.encoder.dim != c.dim:
+            raise ValueError(f"the lattice is configured for encoder={c.encoder}, dim={c.dim}; "
+                             f"given {self.encoder.kind}, dim={self.encoder.dim}")
         self.stats = IdfStats()
         self.index = CodeIndex(
             c.dim,
             sketch_bits=c.sketch_bits,
             full_scan_below=c.full_scan_below,
             prefilter=c.prefilter,
+            accumulators=self.encoder.kind != "dense",
+            vector_dim=self.encoder.dense_dim,
         )
         self.cells: list[Cell | None] = []
         self.dead = np.zeros(self.index.codes.shape[0], dtype=bool)
@@ -188,15 +194,19 @@ class Lattice:
             self.stats.add(feats)  # the whole batch informs the IDF before encoding
             pending.append((i, rec, norm, feats))
         self._maybe_reencode()
-        for i, rec, norm, feats in pending:
-            outcomes[i] = self._store(rec, norm, feats)
+        # One embedding call for the batch (cached, batched); the lexical part is encoded
+        # record by record, as a merge earlier in the batch changes the IDF counts.
+        vectors = self.encoder.embed([rec.text for _, rec, _, _ in pending]) if pending else None
+        for j, (i, rec, norm, feats) in enumerate(pending):
+            outcomes[i] = self._store(rec, norm, feats, None if vectors is None else vectors[j])
         return [o for o in outcomes if o is not None]
 
-    def _store(self, rec: Record, norm: str, feats: dict[str, float]) -> WriteOutcome:
+    def _store(self, rec: Record, norm: str, feats: dict[str, float],
+               vector: np.ndarray | None) -> WriteOutcome:
         t = to_epoch(rec.timestamp)
         self.now = max(self.now, t)
-        acc = self.encoder.accumulate(self.encoder.weights(feats, self.stats))
-        dup = self._near_duplicate(rec.text, acc)
+        enc = self.encoder.encoding(feats, self.stats, vector)
+        dup = self._near_duplicate(rec.text, enc)
         if dup is not None:
             self.stats.remove(feats)  # a merged item adds no document
             cell = self._cell(dup)
@@ -204,13 +214,13 @@ class Lattice:
             self._row_of[rec.id] = dup
             self._norm_text[norm] = dup
             return WriteOutcome(rec.id, True, merged_into=cell.id)
-        row = self._append(rec, norm, acc, t)
-        old = self._superseded_row(row, rec, acc)
+        row = self._append(rec, norm, enc, t)
+        old = self._superseded_row(row, rec, enc)
         if old is None:
             return WriteOutcome(rec.id, True)
         return WriteOutcome(rec.id, True, supersedes=self._link(old, row))
 
-    def _append(self, rec: Record, norm: str, acc: np.ndarray, t: float) -> int:
+    def _append(self, rec: Record, norm: str, enc: Encoding, t: float) -> int:
         subject, relation = rec.tag("subject"), rec.tag("relation")
         cell = Cell(
             text=rec.text,
@@ -221,7 +231,7 @@ class Lattice:
             key=(subject.lower(), relation.lower()) if subject and relation else None,
             subject=text_subject(rec.text),
         )
-        row = self.index.append(acc)
+        row = self.index.add(enc)
         self.cells.append(cell)
         if self.dead.shape[0] < self.index.codes.shape[0]:
             self.dead = np.resize(self.dead, self.index.codes.shape[0])
@@ -242,12 +252,16 @@ class Lattice:
     def _names(cell: Cell) -> set[str]:
         return {span for span, _ in name_spans(cell.text)}
 
-    def _near_duplicate(self, text: str, acc: np.ndarray) -> int | None:
+    def similarity(self, q: Encoding, rows: np.ndarray) -> np.ndarray:
+        """The encoder's similarity of ``q`` to ``rows``: every mechanism reads this one."""
+        return self.encoder.similarity(self.index, q, rows)
+
+    def _near_duplicate(self, text: str, enc: Encoding) -> int | None:
         c = self.config
-        rows = self.index.candidates(pack_signs(acc), 4, self.guest_mask())
+        rows = self.index.candidates(enc.code, 4, self.guest_mask())
         if len(rows) == 0:
             return None
-        cos = self.index.cosine(acc, rows)
+        cos = self.similarity(enc, rows)
         for j in np.argsort(-cos, kind="stable"):
             row = int(rows[j])
             cell = self._cell(row)
@@ -255,7 +269,7 @@ class Lattice:
                 return row
         return None
 
-    def _superseded_row(self, row: int, rec: Record, acc: np.ndarray) -> int | None:
+    def _superseded_row(self, row: int, rec: Record, enc: Encoding) -> int | None:
         """The live cell that the new row gives a new value for, if any."""
         c = self.config
         cell = self._cell(row)
@@ -269,26 +283,32 @@ class Lattice:
             return old
         if c.supersede == "tags":
             return None
-        # Text-only fallback: the most similar current cell that shares a name with
-        # the new text. Which name is the subject cannot be told from text alone
-        # ("{v} is the birthplace of {s}"), so any shared name qualifies and
-        # similarity decides. Cells are indexed by every capitalised span; the new
-        # text looks up only its entity spans, so a capitalised first word
-        # ("Records show that ...") is never a key.
-        peers = sorted(
+        peers = self.text_peers(row)
+        if not peers:
+            return None
+        cos = self.similarity(enc, np.asarray(peers))
+        best = int(np.argmax(cos))
+        return peers[best] if cos[best] >= c.supersede_text_cosine else None
+
+    def text_peers(self, row: int) -> list[int]:
+        """The cells text-only supersession may link ``row`` to: current, the guest's,
+        sharing a proper name with it; the most similar wins if similar enough.
+
+        Which name is the subject cannot be told from text alone ("{v} is the
+        birthplace of {s}"), so any shared name qualifies and similarity decides.
+        Cells are indexed by every capitalised span; the new text looks up only its
+        entity spans, so a capitalised first word ("Records show that ...") is never
+        a key.
+        """
+        return sorted(
             {
                 r
-                for span in entity_spans(cell.text)
+                for span in entity_spans(self._cell(row).text)
                 for r in self._by_name.get(span, [])
                 if r != row and not self.dead[r] and not self._is_host(r)
                 and self._cell(r).superseded_by is None
             }
         )
-        if not peers:
-            return None
-        cos = self.index.cosine(acc, np.asarray(peers))
-        best = int(np.argmax(cos))
-        return peers[best] if cos[best] >= c.supersede_text_cosine else None
 
     def _link(self, old: int, new: int) -> str:
         """Record lineage; the later timestamp wins. Returns the id of the superseded cell."""
@@ -312,12 +332,19 @@ class Lattice:
             self.reencode()
 
     def reencode(self) -> int:
-        """Re-encode every live cell with the current IDF; returns how many."""
+        """Re-encode every live cell with the current IDF; returns how many.
+
+        A dense part is re-encoded from the stored embedding (no model call); an
+        encoder without IDF (``dense``) has nothing to re-encode.
+        """
         done = 0
-        for row, cell in enumerate(self.cells):
-            if cell is not None and not self._is_host(row):
-                self.index.set(row, self.encoder.encode(cell.text, self.stats))
-                done += 1
+        enc = self.encoder
+        if enc.uses_idf:
+            for row, cell in enumerate(self.cells):
+                if cell is not None and not self._is_host(row):
+                    vec = self.index.vec[row] if enc.dense_dim else None
+                    self.index.put(row, enc.encoding(enc.features(cell.text), self.stats, vec))
+                    done += 1
         self.encoded_at_docs = self.stats.n_docs
         return done
 
@@ -333,8 +360,8 @@ class Lattice:
         c = self.config
         if k <= 0 or self.index.n == int(np.count_nonzero(self.dead[: self.index.n])):
             return []
-        acc = self.encoder.encode(text, self.stats)
-        if not np.any(acc):
+        q = self.encoder.query_encoding(text, self.stats)
+        if q is None:
             return []
         mask = self.dead[: self.index.n]
         if region is not None:
@@ -342,11 +369,11 @@ class Lattice:
             if rid is None:
                 return []
             mask = mask | (self.region_of_row[: self.index.n] != rid)
-        rows = self.index.candidates(pack_signs(acc), max(c.candidates, 4 * k), mask)
+        rows = self.index.candidates(q.code, max(c.candidates, 4 * k), mask)
         if len(rows) == 0:
             return []
         rows = self._with_successors(rows)
-        cos = self.index.cosine(acc, rows)
+        cos = self.similarity(q, rows)
         cells = [self._cell(int(r)) for r in rows]
         now = self._now()
         s = np.array([decayed(x.strength, x.t_ref, now, c.half_life_s) for x in cells])
@@ -436,6 +463,11 @@ class Lattice:
             cell = self._cell(row)
             out.append(decayed(cell.strength, cell.t_ref, now, self.config.half_life_s))
         return out
+
+    def row_of(self, item_id: str) -> int | None:
+        """The live row holding ``item_id`` (merged items share their cell's row)."""
+        row = self._row_of.get(item_id)
+        return None if row is None or self.dead[row] else row
 
     def get(self, item_id: str) -> Cell | None:
         row = self._row_of.get(item_id)
@@ -537,8 +569,9 @@ class Lattice:
 
         return sleep(self)
 
-    def rebuild(self) -> None:
-        """Compact away dead rows, re-encode every cell and rebuild every map.
+    def rebuild(self) -> int:
+        """Compact away dead rows, re-encode every cell and rebuild every map; returns
+        how many cells were re-encoded.
 
         A guest compacts and re-encodes its own rows only: the host's stay put.
         """
@@ -551,7 +584,7 @@ class Lattice:
         self.dead[: len(keep)] = self.dead[keep]
         self.dead[len(keep) :] = False
         self._rebuild_maps()
-        self.reencode()
+        return self.reencode()
 
     def _rebuild_maps(self) -> None:
         """Derive every lookup map from the cells (after compaction or a load)."""
@@ -576,10 +609,14 @@ class Lattice:
         save(self, Path(path))
 
     @classmethod
-    def load(cls, path: str | Path) -> Lattice:
+    def load(cls, path: str | Path, encoder: TextEncoder | None = None, *,
+             check: Callable[[LatticeConfig], None] | None = None) -> Lattice:
+        """Open a saved lattice. A ``dense`` or ``hybrid`` one needs its encoder, which must
+        be the one that made its vectors (same model and weights): another is refused.
+        ``check(saved_config)`` may refuse it first (see ``persist.load``)."""
         from memory_bench_rshl.persist import load
 
-        return load(Path(path))
+        return load(Path(path), encoder, check=check)
 
 
 @dataclass(frozen=True)

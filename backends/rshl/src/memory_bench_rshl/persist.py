@@ -2,14 +2,21 @@
 
 Layout (``FORMAT`` = 1)::
 
-    meta.json     format, config, clock, regions, IDF counts, cells (with provenance)
+    meta.json     format, config, encoder, clock, regions, IDF counts, cells
     codes.npy     uint64 (n, D/64)   packed sign codes
-    acc.npy       int8   (n, D)      quantised accumulators
+    acc.npy       int8   (n, D)      quantised accumulators (n, 0) for encoder=dense
     scale.npy     float32 (n,)       per-row quantisation scale
     norm.npy      float32 (n,)       accumulator norms (saved, not recomputed, so
                                      a reloaded lattice scores bit-identically)
     dead.npy      bool   (n,)        rows removed since the last sleep
     region.npy    int32  (n,)        region id per row
+    vec.npy       float32 (n, d)     embeddings (encoder=dense or hybrid only)
+
+``meta.json`` names the encoder that made the vectors (``encoder``: its kind,
+D and seed, and for a dense part the model's name, weights sha256, dimension
+and numerics). :func:`load` opens a lattice only with that encoder: vectors of
+two models (or of a model and a lexical encoder) are never mixed in one store.
+A lattice saved before encoders existed has no ``encoder`` entry: it is lexical.
 
 A save is crash-safe at every step. Each file is written and fsynced in a new
 sibling directory ``.DIR.new-*``; then ``DIR`` is renamed to ``.DIR.old``, the
@@ -43,6 +50,7 @@ import numpy as np
 
 from memory_bench_rshl.cell import Cell
 from memory_bench_rshl.config import LatticeConfig
+from memory_bench_rshl.encoding import TextEncoder, make_encoder, mismatch
 
 if TYPE_CHECKING:
     from memory_bench_rshl.lattice import Lattice
@@ -131,12 +139,15 @@ def save(lat: Lattice, path: Path) -> None:
     n = lat.index.n
     arrays = {name: getattr(lat.index, name)[:n] for name in _ARRAYS}
     arrays.update(dead=lat.dead[:n], region=lat.region_of_row[:n])
+    if lat.index.vector_dim:
+        arrays["vec"] = lat.index.vec[:n]
     for name, arr in arrays.items():
         _write(tmp / f"{name}.npy", lambda fh, a=arr: np.save(fh, a, allow_pickle=False))
     meta = {
         "format": FORMAT,
         "kind": "rshl-lattice",
         "config": lat.config.to_dict(),
+        "encoder": lat.encoder.identity(),
         "now": None if lat.now == -math.inf else lat.now,
         "encoded_at_docs": lat.encoded_at_docs,
         "regions": lat.regions,
@@ -158,8 +169,30 @@ def save(lat: Lattice, path: Path) -> None:
     shutil.rmtree(old, ignore_errors=True)
 
 
-def load(path: Path) -> Lattice:
-    """Read a lattice directory, restoring ``.DIR.old`` first if a save was cut short."""
+def _encoder_for(path: Path, config: LatticeConfig, saved: dict[str, Any],
+                 encoder: TextEncoder | None) -> TextEncoder:
+    """``encoder`` if it made this lattice's vectors (the lexical one by default)."""
+    if encoder is None:
+        if config.encoder != "lexical":
+            model = saved.get("model", "an embedding model")
+            raise StoreError(f"{path} holds {config.encoder} vectors made with {model}: "
+                             "open it with that encoder (Lattice.load(path, encoder))")
+        encoder = make_encoder(config)
+    problem = mismatch(saved, encoder.identity())
+    if problem:
+        raise StoreError(f"lattice {path} cannot be opened with {problem}: give the "
+                         "encoder that made it")
+    return encoder
+
+
+def load(path: Path, encoder: TextEncoder | None = None, *,
+         check: Callable[[LatticeConfig], None] | None = None) -> Lattice:
+    """Read a lattice directory, restoring ``.DIR.old`` first if a save was cut short.
+
+    ``encoder`` must be the one that made its vectors (see the module docstring).
+    ``check`` is called with the saved configuration before the encoder is compared
+    or any array read, to refuse a store on the caller's own terms.
+    """
     from memory_bench_rshl.lattice import Lattice
 
     recover(path)
@@ -171,9 +204,14 @@ def load(path: Path) -> Lattice:
     if not isinstance(meta, dict) or meta.get("kind") != "rshl-lattice" \
             or meta.get("format") != FORMAT:
         raise StoreError(f"{path} is not an RSHL lattice directory of format {FORMAT}")
-    lat = Lattice(LatticeConfig.from_dict(meta["config"]))
+    config = LatticeConfig.from_dict(meta["config"])
+    if check is not None:
+        check(config)
+    saved = meta.get("encoder") or {"kind": "lexical", "dim": config.dim, "seed": config.seed}
+    lat = Lattice(config, _encoder_for(path, config, saved, encoder))
     arrays = {n: np.load(path / f"{n}.npy", allow_pickle=False) for n in _ARRAYS}
-    lat.index.load_arrays(arrays["codes"], arrays["acc"], arrays["scale"])
+    vec = np.load(path / "vec.npy", allow_pickle=False) if lat.index.vector_dim else None
+    lat.index.load_arrays(arrays["codes"], arrays["acc"], arrays["scale"], vec)
     n = lat.index.n
     lat.index.norm[:n] = arrays["norm"]
     cap = lat.index.codes.shape[0]

@@ -1,17 +1,28 @@
 """memory-bench plugin: registers the ``rshl`` backend.
 
-Imports nothing heavy: the lattice (numpy) is loaded by the factory only.
+Imports nothing heavy: the lattice (numpy) is loaded by the factory only, and the
+embedding model (``encoder=dense|hybrid``) by the shared embedder in the factory
+or the harness's preload. memory-bench-embed is optional (``memory-bench-rshl[semantic]``):
+without it the plugin still registers ``rshl``, with the lexical encoder only.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from memory_bench import BackendContext, Option, hookimpl
+from memory_bench_rshl import __version__ as VERSION
+from memory_bench_rshl.config import CALIBRATED, ENCODERS, threshold
+
+try:  # light: numpy and sqlite3; the model loads with the first embedder
+    import memory_bench_embed as _embed
+except ModuleNotFoundError as exc:  # only its absence is tolerated, never a broken import
+    if exc.name != "memory_bench_embed":
+        raise
+    _embed = None
 
 __all__ = ["OPTIONS", "memory_bench_register_backends"]
-
-from memory_bench_rshl import __version__ as VERSION
 
 
 def _multiple_of_64(value: int) -> str | None:
@@ -30,16 +41,35 @@ def _store_path(value: str) -> str | None:
     return None if problem is None else f"cannot be used: {problem}"
 
 
+def _encoder_available(value: str) -> str | None:
+    if value == "lexical" or _embed is not None:
+        return None
+    return ("needs memory-bench-embed, the shared embedder "
+            "(pip install 'memory-bench-rshl[semantic]')")
+
+
+def _thresholds(field: str) -> str:
+    return ", ".join(f"{e} {CALIBRATED[e][field]:g}" for e in ENCODERS)
+
+
 OPTIONS = [
     Option("dim", int, 4096, "hypervector dimension (multiple of 64; 4096 or 16384)",
            minimum=64, maximum=65536, check=_multiple_of_64),
-    Option("seed", int, 0, "seed of the random index vectors (same on every machine)"),
+    Option("seed", int, 0, "seed of the random index vectors and of the dense projection "
+           "(same on every machine)"),
+    Option("encoder", str, "lexical",
+           "lexical = model-free random indexing (numpy only); dense = the shared embedder's "
+           "vector (same model, runtime and cache as faiss-rag): SimHash code, exact cosine; "
+           "hybrid = weighted bundle of both", choices=ENCODERS, check=_encoder_available),
+    Option("dense_weight", float, 0.65, "encoder=hybrid: share of the dense cosine in the "
+           "similarity, (1 - w) lexical + w dense", minimum=0.0, maximum=1.0),
     Option("path", str, None, "lattice directory used as a live store (default: the workdir)",
            check=_store_path),
     Option("min_words", int, 3, "gate: fewer words than this is refused as too_short",
            minimum=1, maximum=1000),
-    Option("merge_cosine", float, 0.90, "near-duplicate merge: minimum cosine",
-           minimum=0.0, maximum=1.0),
+    Option("merge_cosine", float, None, "near-duplicate merge: minimum similarity (unset: the "
+           f"encoder's calibrated value: {_thresholds('merge_cosine')})",
+           minimum=-1.0, maximum=1.0),
     Option("merge_jaccard", float, 0.80, "near-duplicate merge: minimum content-word overlap",
            minimum=0.0, maximum=1.0),
     Option("supersede", str, "auto",
@@ -48,6 +78,9 @@ OPTIONS = [
            # auto and tags read the subject:/relation: tags when a (structured) scenario
            # writes them: the report then marks the row [structured].
            reads={"auto": ("tags",), "tags": ("tags",)}),
+    Option("supersede_cosine", float, None, "text-only supersession: minimum similarity of "
+           "the new text to the cell it supersedes (unset: the encoder's calibrated value: "
+           f"{_thresholds('supersede_text_cosine')})", minimum=-1.0, maximum=1.0),
     Option("superseded_factor", float, 0.5, "similarity multiplier of a superseded cell",
            minimum=0.0, maximum=1.0),
     Option("show_superseded", bool, True,
@@ -69,6 +102,8 @@ OPTIONS = [
     Option("prefilter", int, 4096, "rows kept by the sketch scan for full-code Hamming",
            minimum=1, maximum=100_000_000),
     Option("reinforce", bool, True, "strengthen cells when they are retrieved"),
+    # encoder=dense|hybrid: the shared embedder's options, with faiss-rag's meaning.
+    *(_embed.embedding_options() if _embed is not None else []),
 ]
 
 NOTES = [
@@ -94,6 +129,35 @@ def _factory(options: dict[str, Any], ctx: BackendContext) -> Any:
     return RshlBackend(options, ctx)
 
 
+def _semantic(options: Mapping[str, Any]) -> bool:
+    return options.get("encoder", "lexical") != "lexical"
+
+
+def _preload(options: dict[str, Any], cache_dir: Any) -> None:
+    """encoder=dense|hybrid: load the model once before the harness forks a pair process."""
+    if _semantic(options) and _embed is not None:
+        _embed.preload(options, "memory_bench_rshl.backend", "memory_bench_rshl.dense")
+
+
+def _manifest(options: dict[str, Any]) -> dict[str, Any]:
+    """The thresholds that ran (an unset option is the encoder's calibrated value, which
+    the recorded options do not show), and the embedding model of a dense or hybrid
+    lattice."""
+    encoder = options.get("encoder", "lexical")
+    ran: dict[str, Any] = {
+        "encoder": encoder,
+        "merge_cosine": threshold(encoder, "merge_cosine", options.get("merge_cosine")),
+        "supersede_cosine": threshold(encoder, "supersede_text_cosine",
+                                      options.get("supersede_cosine")),
+    }
+    if encoder == "hybrid":
+        ran["dense_weight"] = float(options["dense_weight"])
+    out: dict[str, Any] = {"similarity": ran}
+    if _semantic(options) and _embed is not None:
+        out.update(_embed.backend_manifest(options))
+    return out
+
+
 @hookimpl
 def memory_bench_register_backends(registry: Any) -> None:
     registry.add(
@@ -105,4 +169,7 @@ def memory_bench_register_backends(registry: Any) -> None:
         capabilities=["provenance", "strength", "gate", "consolidate", "persistent"],
         options=OPTIONS,
         notes=NOTES,
+        preload=_preload,
+        manifest=_manifest,
+        libraries=tuple(_embed.LIBRARIES) if _embed is not None else (),
     )

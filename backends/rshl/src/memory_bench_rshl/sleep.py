@@ -9,7 +9,8 @@ drift as the lattice grows; sleep is where the whole lattice is revisited:
    the stronger one, keeping every item's provenance;
 3. prune: cells whose decayed strength fell below ``prune_floor`` are removed;
 4. rebuild: dead rows are compacted away and every cell is re-encoded with the
-   current IDF, so the packed codes and accumulators are rebuilt from scratch.
+   current IDF, so the packed codes and accumulators are rebuilt from scratch
+   (an encoder without IDF, ``dense``, has nothing to re-encode: ``reencoded`` 0).
 
 A guest (a benchmark on a user's live store, ``Lattice.as_guest``) sleeps over
 its own cells only: the host's are never replayed, merged, pruned or moved, and
@@ -22,7 +23,6 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from memory_bench_rshl.encoder import pack_signs
 from memory_bench_rshl.gate import is_near_duplicate
 from memory_bench_rshl.strength import decayed, reinforced
 
@@ -55,9 +55,9 @@ def sleep(lat: Lattice) -> dict[str, Any]:
         cell = lat.cells[row]
         if cell is None:
             continue  # absorbed earlier in this pass
-        acc = lat.index.acc[row].astype(np.float32) * lat.index.scale[row]
-        rows = lat.index.candidates(pack_signs(acc), 5, lat.guest_mask())
-        cos = lat.index.cosine(acc, rows)
+        enc = lat.index.encoding(row)
+        rows = lat.index.candidates(enc.code, 5, lat.guest_mask())
+        cos = lat.similarity(enc, rows)
         for j in np.argsort(-cos, kind="stable"):
             other = int(rows[j])
             peer = lat.cells[other]
@@ -81,8 +81,8 @@ def sleep(lat: Lattice) -> dict[str, Any]:
             lat.kill(row)
     report["pruned"] = pruned
 
-    lat.rebuild()
-    report["reencoded"] = report["cells_after"] = len(lat.guest_rows())
+    report["reencoded"] = lat.rebuild()
+    report["cells_after"] = len(lat.guest_rows())
     report["index_rebuilt"] = True
     return report
 
