@@ -110,3 +110,38 @@ def test_per_question_outcomes_reproduce_every_declared_metric(backend: str) -> 
         checked += 1
     assert checked >= 8
     assert all(m.spec.aggregate for m in CONTINUAL_METRICS)  # every metric is testable
+
+
+def test_per_question_outcomes_reproduce_every_dataset_metric(tmp_path) -> None:
+    """The dataset scenarios' metrics are paired per question too (LoCoMo verdicts need
+    the power); checked on the LoCoMo fixture, every fold, with the recency rule."""
+    import shutil
+    from pathlib import Path
+
+    import dataset_fakes
+
+    from memory_bench.metrics.retrieval import retrieval_metrics
+
+    src = tmp_path / "locomo_mini.json"
+    shutil.copy(Path(__file__).parent / "fixtures" / "datasets" / "locomo_mini.json", src)
+    loaded = load_plugins([("dataset_fakes", dataset_fakes)], autoload=False)
+    declared = retrieval_metrics(early=True, final="late")
+    assert all(m.spec.aggregate for m in declared)  # every metric is testable
+    checked = set()
+    for fold in range(3):
+        spec = PairSpec(run_id="t", index=0, label="fake-recency", backend="fake-recency",
+                        scenario={"name": "locomo", "generator": "locomo",
+                                  "params": {"path": str(src), "folds": 3, "write_batch": 32,
+                                             "keep_questions": False}}, seed=fold)
+        run = run_pair(spec, plugins=loaded)
+        assert run.ok, run.error
+        for m in declared:
+            if run.metrics.get(m.name) is None:
+                continue
+            rows = run.rows(m.name)
+            assert rows, m.name
+            assert aggregate(m.spec.aggregate, list(rows.values())) == pytest.approx(
+                run.metrics[m.name], rel=1e-12), m.name
+            checked.add(m.name)
+    assert {"recall_any@5", "recall_any@5_early", "retention@5", "ndcg@10", "mrr",
+            "latency_p50_ms", "ingest_items_per_s"} <= checked

@@ -19,14 +19,18 @@ from memory_bench.metrics.spec import Outcomes, RecordView, Value
 from memory_bench.results.records import ProbeRecord
 
 __all__ = [
+    "all_at",
     "answer_provenance",
+    "any_at",
     "every_source",
     "ingest_outcomes",
     "ingest_rate",
     "latency_outcomes",
     "latency_percentile",
+    "ndcg",
     "ndcg_at",
     "outranks",
+    "paired_recall_outcomes",
     "paired_recall_ratio",
     "probe_outcomes",
     "provenance",
@@ -34,10 +38,13 @@ __all__ = [
     "recall_all_at",
     "recall_any_at",
     "recall_at",
+    "reciprocal",
     "reciprocal_rank",
     "refused",
     "refused_outcomes",
     "retention_outcomes",
+    "scored_mean",
+    "scored_outcomes",
     "still_ranked",
     "strength_delta",
     "strength_outcomes",
@@ -251,22 +258,18 @@ def _mean(values: list[float]) -> Value:
     return sum(values) / len(values) if values else None
 
 
-def recall_any_at(k: int, *tags: str) -> Compute:
-    """Share of the probes with any expected id in the first ``k`` hits."""
-    def f(v: RecordView) -> Value:
-        return _share([(p.best_rank(p.expected) or k + 1) <= k for p in _scored(v, tags)])
-    return f
+def any_at(k: int) -> Callable[[ProbeRecord], float]:
+    """1.0 when any expected id is in the first ``k`` hits."""
+    return lambda p: float((p.best_rank(p.expected) or k + 1) <= k)
 
 
-def recall_all_at(k: int, *tags: str) -> Compute:
-    """Share of the probes with every expected id in the first ``k`` hits."""
-    def f(v: RecordView) -> Value:
-        return _share([set(p.expected) <= set(p.returned[:k]) for p in _scored(v, tags)])
-    return f
+def all_at(k: int) -> Callable[[ProbeRecord], float]:
+    """1.0 when every expected id is in the first ``k`` hits."""
+    return lambda p: float(set(p.expected) <= set(p.returned[:k]))
 
 
-def ndcg_at(k: int, *tags: str) -> Compute:
-    """Mean NDCG@k with binary relevance: DCG = sum over the first ``k`` hits of
+def ndcg(k: int) -> Callable[[ProbeRecord], float]:
+    """NDCG@k with binary relevance: DCG = sum over the first ``k`` hits of
     rel_i / log2(i + 1) (an expected id counts at its first occurrence only), over
     the DCG of a ranking with every expected id first."""
     def one(p: ProbeRecord) -> float:
@@ -277,35 +280,83 @@ def ndcg_at(k: int, *tags: str) -> Compute:
                 dcg += 1.0 / math.log2(i + 1)
         ideal = sum(1.0 / math.log2(i + 1) for i in range(1, min(k, len(want)) + 1))
         return dcg / ideal
+    return one
 
+
+def reciprocal(p: ProbeRecord) -> float:
+    """1 / the rank of the first expected hit (0 when none is returned)."""
+    r = p.best_rank(p.expected)
+    return 1.0 / r if r else 0.0
+
+
+def scored_mean(score: Callable[[ProbeRecord], float], *tags: str) -> Compute:
+    """The mean of ``score`` over the probes of ``tags`` that name an expected id."""
     def f(v: RecordView) -> Value:
-        return _mean([one(p) for p in _scored(v, tags)])
+        return _mean([score(p) for p in _scored(v, tags)])
     return f
+
+
+def scored_outcomes(score: Callable[[ProbeRecord], float], *tags: str
+                    ) -> Callable[[RecordView], Outcomes]:
+    """``score`` per probe that names an expected id, keyed by phase, question and
+    position (a dataset may ask one question twice): the rows of :func:`scored_mean`."""
+    def f(v: RecordView) -> Outcomes:
+        return {f"{_key(p, i)}@{i}": (score(p),) for i, p in enumerate(_scored(v, tags))}
+    return f
+
+
+def recall_any_at(k: int, *tags: str) -> Compute:
+    """Share of the probes with any expected id in the first ``k`` hits."""
+    return scored_mean(any_at(k), *tags)
+
+
+def recall_all_at(k: int, *tags: str) -> Compute:
+    """Share of the probes with every expected id in the first ``k`` hits."""
+    return scored_mean(all_at(k), *tags)
+
+
+def ndcg_at(k: int, *tags: str) -> Compute:
+    """Mean NDCG@k with binary relevance (see :func:`ndcg`)."""
+    return scored_mean(ndcg(k), *tags)
 
 
 def reciprocal_rank(*tags: str) -> Compute:
     """Mean over probes of 1 / the rank of the first expected hit (0 when none is returned)."""
-    def f(v: RecordView) -> Value:
-        return _mean([1.0 / r if (r := p.best_rank(p.expected)) else 0.0
-                      for p in _scored(v, tags)])
+    return scored_mean(reciprocal, *tags)
+
+
+def _early_late(v: RecordView, early: str, late: str
+                ) -> tuple[dict[str, ProbeRecord], dict[str, ProbeRecord]]:
+    """Each question's first ``early`` ask and its last ``late`` ask, for the questions
+    (probe keys) asked under both tags."""
+    first: dict[str, ProbeRecord] = {}
+    for p in _scored(v, (early,)):
+        if p.key is not None:
+            first.setdefault(p.key, p)
+    last = {p.key: p for p in _scored(v, (late,)) if p.key in first}
+    return first, last
+
+
+def paired_recall_outcomes(k: int, early: str, late: str) -> Callable[[RecordView], Outcomes]:
+    """(hit@k early, hit@k late) per question asked under both tags: the ``ratio``
+    aggregate of these rows is :func:`paired_recall_ratio`."""
+    hit = any_at(k)
+
+    def f(v: RecordView) -> Outcomes:
+        first, last = _early_late(v, early, late)
+        return {str(key): (hit(first[key]), hit(p)) for key, p in last.items()}
     return f
 
 
 def paired_recall_ratio(k: int, early: str, late: str) -> Compute:
     """recall_any@k of the ``late`` asks over that of the ``early`` asks, on the questions
     (probe keys) asked under both tags: the share still found later, on the same questions."""
+    hit = any_at(k)
+
     def f(v: RecordView) -> Value:
-        first: dict[str, ProbeRecord] = {}
-        for p in _scored(v, (early,)):
-            if p.key is not None:
-                first.setdefault(p.key, p)  # a question's first early ask
-        last = {p.key: p for p in _scored(v, (late,)) if p.key in first}  # and its last ask
+        first, last = _early_late(v, early, late)
         if not last:
             return None
-
-        def hit(p: ProbeRecord) -> bool:
-            return (p.best_rank(p.expected) or k + 1) <= k
-
         before = sum(hit(first[key]) for key in last)
         return sum(hit(p) for p in last.values()) / before if before else None
     return f

@@ -30,7 +30,8 @@ QUERY_TAGS = (ASK, EARLY, ABSTAIN)
 TOP_K = 10  # every query asks for this many hits: the metrics go to @10
 _KS = (5, 10)
 _RATE = (0.0, math.inf)
-_LATENCY = {"decimals": 2, "small_digits": 2, "bounds": _RATE, "higher_is_better": False}
+_LATENCY = {"decimals": 2, "small_digits": 2, "bounds": _RATE, "higher_is_better": False,
+            "outcomes": kinds.latency_outcomes(*QUERY_TAGS)}
 # In the headline table (and plots); every other metric is in the secondary table.
 _HEADLINE = {"recall_any@5", "recall_all@5", "ndcg@5", "recall_any@10", "recall_all@10",
              "ndcg@10", "mrr"}
@@ -42,25 +43,26 @@ def _family(tag: str, suffix: str, label: str, who: str, *, main: bool) -> list[
     out = []
     for k in _KS:
         out += [
-            (f"recall_any@{k}", f"R_any@{k}", kinds.recall_any_at(k, tag),
+            (f"recall_any@{k}", f"R_any@{k}", kinds.any_at(k),
              f"share of {who} with at least one evidence item in the top {k}"),
-            (f"recall_all@{k}", f"R_all@{k}", kinds.recall_all_at(k, tag),
+            (f"recall_all@{k}", f"R_all@{k}", kinds.all_at(k),
              f"share of {who} with every evidence item in the top {k}"),
-            (f"ndcg@{k}", f"NDCG@{k}", kinds.ndcg_at(k, tag),
+            (f"ndcg@{k}", f"NDCG@{k}", kinds.ndcg(k),
              f"mean NDCG@{k} of {who} (binary relevance: an evidence item is relevant)"),
         ]
-    out.append(("mrr", "MRR", kinds.reciprocal_rank(tag),
+    out.append(("mrr", "MRR", kinds.reciprocal,
                 f"mean reciprocal rank of the first evidence item in the top {TOP_K} of "
                 f"{who} (0 when none is returned)"))
     metrics = []
-    for base, short, fn, description in out:
+    for base, short, score, description in out:
         headline = main and base in _HEADLINE
         metrics.append(declare(
-            base + suffix, (short + label).strip(), fn, reads=(tag,), per_category=main,
-            section="results" if headline else "other",
+            base + suffix, (short + label).strip(), kinds.scored_mean(score, tag), reads=(tag,),
+            per_category=main, section="results" if headline else "other",
             terminal=(main and base in _TERMINAL), description=description,
             axis="quality" if main and base == "recall_any@5" else None,
             undefined=f"no {tag} question named an evidence item",
+            outcomes=kinds.scored_outcomes(score, tag), aggregate="mean",
         ))
     return metrics
 
@@ -76,11 +78,13 @@ def retrieval_metrics(*, early: bool, final: str = "") -> tuple[Metric, ...]:
         first = early_metrics[0]  # recall_any@5_early: in the headline, beside its late value
         early_metrics[0] = declare(
             first.name, first.spec.label, first.compute, reads=(EARLY,), per_category=True,
-            terminal=True, description=first.spec.description,
+            terminal=True, description=first.spec.description, outcomes=first.outcomes,
+            aggregate="mean",
             undefined="the data asks no question early")
         retention = declare(
             "retention@5", "retention@5", kinds.paired_recall_ratio(5, EARLY, ASK),
             reads=(EARLY, ASK), bounds=_RATE, per_category=True, axis="quality",
+            outcomes=kinds.paired_recall_outcomes(5, EARLY, ASK), aggregate="ratio",
             description="recall_any@5 of the final asks over that of the early asks, on the "
                         "questions asked both times: what is still found after the rest of "
                         "the data was written",
@@ -91,6 +95,7 @@ def retrieval_metrics(*, early: bool, final: str = "") -> tuple[Metric, ...]:
     metrics += [
         declare(f"abstain_recall_any@{k}", f"abstain R_any@{k}", kinds.recall_any_at(k, ABSTAIN),
                 reads=(ABSTAIN,), section="other", terminal=False,
+                outcomes=kinds.scored_outcomes(kinds.any_at(k), ABSTAIN), aggregate="mean",
                 undefined="no abstention question named an evidence item",
                 description=f"abstention questions (reported apart): share with the evidence "
                             f"their false premise distorts in the top {k}. Retrieval alone "
@@ -100,13 +105,14 @@ def retrieval_metrics(*, early: bool, final: str = "") -> tuple[Metric, ...]:
     ]
     metrics += [
         declare("latency_p50_ms", "p50 ms", kinds.latency_percentile(50, *QUERY_TAGS),
-                reads=QUERY_TAGS, axis="latency", **_LATENCY,
+                reads=QUERY_TAGS, axis="latency", aggregate="p50", **_LATENCY,
                 description="median query latency over every ask"),
         declare("latency_p95_ms", "p95 ms", kinds.latency_percentile(95, *QUERY_TAGS),
-                reads=QUERY_TAGS, section="other", terminal=False, **_LATENCY,
+                reads=QUERY_TAGS, section="other", terminal=False, aggregate="p95", **_LATENCY,
                 description="95th percentile query latency over every ask"),
         declare("ingest_items_per_s", "ingest/s", kinds.ingest_rate(WRITE), reads=(WRITE,),
                 section="other", terminal=False, bounds=_RATE, decimals=0, thousands=True,
+                outcomes=kinds.ingest_outcomes(WRITE), aggregate="rate",
                 description="items written per second of write calls"),
     ]
     return tuple(metrics)
