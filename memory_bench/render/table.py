@@ -32,8 +32,14 @@ def _by_category(result: Result) -> list[str]:
         return []
     rows = [["backend", "category"] + [m.label for m in metrics]]
     for b in result.backends:
-        rows += [[b.label, str(c)] + [cell(b.summary.get(category_key(m.name, str(c))), m)
-                                      for m in metrics] for c in categories]
+        for c in categories:
+            values = [b.summary.get(category_key(m.name, str(c))) for m in metrics]
+            if any(v is not None and v.mean is not None for v in values):
+                # a backend that cannot report these (no gate) gets no rows of dashes
+                rows.append([b.label, str(c)] + [cell(v, m) for v, m in
+                                                 zip(values, metrics, strict=True)])
+    if len(rows) == 1:
+        return []
     return ["", "by category:", *_grid(rows, left=2)]
 
 
