@@ -39,6 +39,12 @@ def test_a_published_hard_result_leaks_nothing_and_measures_every_gate_kind(path
                 per_kind = {k for k in run.metrics if k.startswith("gateRecall/")}
                 assert len(per_kind) >= 6
     assert len(gate_kinds - {"clean", "clean_short"}) >= 6
-    assert any(b.spec == "faiss-rag:gate=rules" for b in r.backends)  # the reference row
     tested = [c for c in r.comparisons or [] if c.p_holm is not None]
     assert tested and all(c.effect is not None for c in tested)
+
+
+def test_the_make_bench_result_has_the_rule_gate_reference_row() -> None:
+    """make bench's hard table carries faiss-rag:gate=rules (bench-encoder's need not)."""
+    assert PUBLISHED, "no published hard-scenario result"
+    assert any(any(b.spec == "faiss-rag:gate=rules" for b in load_result(p).backends)
+               for p in PUBLISHED)
