@@ -14,7 +14,8 @@ _TABLES = (
     ("staleRate", "staleRate (old value still in the top-k)", 3),
     ("latency_p50_ms", "query latency p50 (ms)", 2),
     ("latency_p95_ms", "query latency p95 (ms)", 2),
-    ("ingest_items_per_s", "ingest over seed + interference, cold encoder (items/s)", 0),
+    ("ingest_items_per_s", "ingest over seed + interference (items/s; a cold encoder only "
+     "with the embedding cache off)", 0),
     ("bytes_per_item", "resident bytes per item written (pair process)", 0),
     ("rss_mb", "resident memory after interference (MB, pair process)", 0),
 )

@@ -20,7 +20,7 @@ _LABELS = {"recall1_before": "recall@1 (before interference)",
            "recall1_after": "recall@1 after interference",
            "updateWinRate": "updateWinRate", "staleRate": "staleRate (lower is better)",
            "latency_p50_ms": "query p50 (ms)", "latency_p95_ms": "query p95 (ms)",
-           "ingest_items_per_s": "ingest, cold encoder (items/s)",
+           "ingest_items_per_s": "ingest (items/s)",
            "bytes_per_item": "resident bytes per item"}
 
 
@@ -96,6 +96,6 @@ def render_sweep_plots(summary: dict[str, Any]) -> dict[str, bytes]:
         "quality": _figure(summary, QUALITY, loglog=False,
                            title=f"{name}: quality against store size (mean, 95% interval)"),
         "cost": _figure(summary, COST, loglog=True,
-                        title=f"{name}: latency, cold-encoder ingest and memory against store "
+                        title=f"{name}: latency, ingest and memory against store "
                               "size (log-log; dotted: proportional to size)"),
     }

@@ -61,7 +61,15 @@ def build_summary(sweep: SweepRun, *, command: list[str]) -> dict[str, Any]:
         "execution": first.execution if first else {},
         "metrics": [m.to_dict() for m in first.metrics] if first else [],
         "caveats": {str(s): r.scenario.caveats for s, r in sorted(sweep.results.items())},
-        "manifest": first.manifest if first else {},
+        "manifest": _redacted(first.manifest) if first else {},
         "command": [redact(a) or "" for a in command],  # no path of this machine
         "rows": rows,
     }
+
+
+def _redacted(manifest: dict[str, Any]) -> dict[str, Any]:
+    """The first size's manifest, its command line without a path of this machine."""
+    out = dict(manifest)
+    if isinstance(out.get("command"), list):
+        out["command"] = [redact(a) or "" for a in out["command"]]
+    return out
