@@ -79,3 +79,17 @@ def test_a_sweep_refuses_a_directory_holding_results(cli, tmp_path: Path) -> Non
     done = _sweep(cli, "--sizes", "60", "--backend", "fake-perfect", "--out", "sw")
     assert done.returncode == 2 and "not empty" in done.stderr
     assert (cli.cwd / "sw" / "size-60.json").read_text() == "{}"
+
+
+def test_a_published_sweep_holds_no_path_of_this_machine(cli) -> None:
+    """A cache in the temp directory is named <tmp>/… in the published summary too."""
+    import tempfile
+
+    cache = Path(tempfile.mkdtemp(prefix="sweep-cache-"))
+    done = _sweep(cli, "--sizes", "60", "--backend", "fake-perfect", "--seeds", "1",
+                  "--cache-dir", str(cache), "--out", "sw", "--save")
+    assert done.returncode == 0, done.stderr
+    for f in (cli.cwd / "reports").iterdir():
+        if f.suffix in {".json", ".md"}:
+            text = f.read_text()
+            assert str(cache) not in text and tempfile.gettempdir() + "/" not in text, f.name
