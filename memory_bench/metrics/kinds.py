@@ -259,8 +259,9 @@ def _mean(values: list[float]) -> Value:
 
 
 def any_at(k: int) -> Callable[[ProbeRecord], float]:
-    """1.0 when any expected id is in the first ``k`` hits."""
-    return lambda p: float((p.best_rank(p.expected) or k + 1) <= k)
+    """1.0 when any expected id is in the first ``k`` hits (:func:`hit_at` as a score)."""
+    hit = hit_at(k)
+    return lambda p: float(hit(p))
 
 
 def all_at(k: int) -> Callable[[ProbeRecord], float]:
@@ -298,10 +299,10 @@ def scored_mean(score: Callable[[ProbeRecord], float], *tags: str) -> Compute:
 
 def scored_outcomes(score: Callable[[ProbeRecord], float], *tags: str
                     ) -> Callable[[RecordView], Outcomes]:
-    """``score`` per probe that names an expected id, keyed by phase, question and
-    position (a dataset may ask one question twice): the rows of :func:`scored_mean`."""
+    """``score`` per probe that names an expected id, keyed as :func:`probe_outcomes`
+    keys them (phase and question): the rows of :func:`scored_mean`."""
     def f(v: RecordView) -> Outcomes:
-        return {f"{_key(p, i)}@{i}": (score(p),) for i, p in enumerate(_scored(v, tags))}
+        return {_key(p, i): (score(p),) for i, p in enumerate(_scored(v, tags))}
     return f
 
 

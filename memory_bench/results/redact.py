@@ -1,6 +1,6 @@
 """This machine's paths, out of the error text a run writes.
 
-A traceback names every file by where it is installed (``/home/me/.venv/lib/...``)
+A traceback names every file by where it is installed (the full path of the venv)
 and an error message may name a temporary directory: a published result must
 not. Error text is rewritten as it enters the result (``redact_run``,
 ``redact_result``), so the result file, the pair files and every report agree.

@@ -17,7 +17,8 @@ from datetime import UTC, datetime, timedelta
 from memory_bench.contract.items import Item
 from memory_bench.scenarios.script import UNBOUND_PREFIX
 
-__all__ = ["EPOCH", "SOURCE_FORMS", "WHITESPACE", "ItemStamper", "pick_reinforced", "sentence"]
+__all__ = ["EPOCH", "SOURCE_FORMS", "WHITESPACE", "ItemStamper", "opaque_id", "pick_reinforced",
+           "sentence"]
 
 EPOCH = datetime(2026, 1, 1, tzinfo=UTC)
 WHITESPACE = ("", " ", "   ", "\t", "\n", " \t\n", "\n\n", "\t \t", "  \n  ", "\r\n")
@@ -41,6 +42,16 @@ def sentence(text: str) -> str:
     """Capitalise the first letter and write "Fathom Foods'" for "Fathom Foods's"."""
     text = _S_POSSESSIVE.sub("'", text)
     return text[:1].upper() + text[1:]
+
+
+def opaque_id(rng: random.Random, taken: set[str], prefix: str = UNBOUND_PREFIX) -> str:
+    """``prefix`` and a seeded random 12-hex token not in ``taken`` (which gains it): an id
+    that says nothing of phase or position."""
+    while True:
+        candidate = f"{prefix}{rng.getrandbits(_TOKEN_BITS):012x}"
+        if candidate not in taken:
+            taken.add(candidate)
+            return candidate
 
 
 class ItemStamper:
@@ -76,11 +87,7 @@ class ItemStamper:
                 return s
 
     def _id(self) -> str:
-        while True:
-            token = f"{self._rng.getrandbits(_TOKEN_BITS):012x}"
-            if token not in self._ids:
-                self._ids.add(token)
-                return UNBOUND_PREFIX + token
+        return opaque_id(self._rng, self._ids)
 
     def __call__(self, text: str, tags: tuple[str, ...] = (), *, source: str | None = None,
                  avoid: Collection[str] = ()) -> Item:

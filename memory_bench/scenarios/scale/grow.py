@@ -30,6 +30,7 @@ from datetime import timedelta
 from typing import Any
 
 from memory_bench.contract.items import Item
+from memory_bench.scenarios.generators.common import opaque_id
 from memory_bench.scenarios.scale.rename import CAPITALISED, NameSpace, RenameError
 from memory_bench.scenarios.script import Probe, Script, ScriptError, Step, Write
 
@@ -129,11 +130,7 @@ def _grow(script: Script, *, size: int, hard_share: float, seed: int, write_batc
     id_rng = random.Random(f"memory-bench/scale/ids/{seed}")
 
     def new_id() -> str:
-        while True:
-            candidate = f"{script.prefix}{id_rng.getrandbits(48):012x}"
-            if candidate not in ids:
-                ids.add(candidate)
-                return candidate
+        return opaque_id(id_rng, ids, script.prefix)
     before = [i for s in steps[:start] if isinstance(s, Write) for i in s.items]
     t0 = max(i.timestamp for i in before) if before else first.timestamp - _MINUTE
     made: list[Item] = []
