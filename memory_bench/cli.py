@@ -217,11 +217,14 @@ def _parser() -> argparse.ArgumentParser:
     val = sub.add_parser("validate", help="check a memory-bench-jsonl/1 file, line by line")
     val.add_argument("file", type=Path)
     exp = sub.add_parser("export", help="write one seed's script of any scenario as a "
-                         "memory-bench-jsonl/1 file")
+                         "memory-bench-jsonl/1 file or a runbook (docs/runbooks.md)")
     exp.add_argument("--scenario", required=True, metavar="NAME|PATH")
     exp.add_argument("--seed", type=int, default=0, metavar="N")
     exp.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                      help="override a scenario parameter (repeatable)")
+    exp.add_argument("--format", choices=("jsonl", "runbook"), default="jsonl",
+                     dest="export_format", help="jsonl (memory-bench-jsonl/1, the default) or "
+                     "runbook (memory-bench-runbook/1 TOML, run by --scenario runbook)")
     exp.add_argument("file", type=Path, help="the new file (never overwritten)")
     return p
 
@@ -583,8 +586,9 @@ def cmd_export(args: argparse.Namespace) -> int:
 
     loaded = _plugins()
     scenario = load_scenario(args.scenario, _overrides(args.set), registry=loaded.scenarios)
-    lines = export_script(loaded, scenario, args.seed, args.file)
-    print(f"{args.file}: {lines} lines ({scenario.name}, seed {args.seed})", file=sys.stderr)
+    lines = export_script(loaded, scenario, args.seed, args.file, args.export_format)
+    unit = "steps" if args.export_format == "runbook" else "lines"
+    print(f"{args.file}: {lines} {unit} ({scenario.name}, seed {args.seed})", file=sys.stderr)
     return 0
 
 

@@ -19,6 +19,7 @@ from memory_bench.contract.items import Hit, Item
 from memory_bench.harness.resources import rss_bytes
 from memory_bench.results.model import Cleanup
 from memory_bench.results.records import (
+    ForgetRecord,
     ItemRecord,
     ProbeRecord,
     Records,
@@ -27,6 +28,7 @@ from memory_bench.results.records import (
 )
 from memory_bench.scenarios.script import (
     Consolidate,
+    Forget,
     Probe,
     ReadStrength,
     Reset,
@@ -75,6 +77,8 @@ class Execution:
         self.cleanups: list[Cleanup] = []
         self.warnings: list[str] = []
         self.written: dict[str, Item] = {}
+        self.n_written = 0  # items written in the pair, over every episode
+        self._asking = False  # the last step run was a question (one ask step)
 
     # -- the loop -------------------------------------------------------------------
 
@@ -87,6 +91,9 @@ class Execution:
             if step.tag != tag and self.on_tag is not None:
                 self.on_tag(step.tag)
             tag = step.tag
+            if isinstance(step, Probe) and not self._asking:
+                self.records.blocks.append([len(self.records.probes), 0, self.n_written])
+            self._asking = isinstance(step, Probe)
             self._step(step)
         return self.records
 
@@ -97,6 +104,8 @@ class Execution:
             self._probe(step)
         elif isinstance(step, ReadStrength):
             self._strength(step)
+        elif isinstance(step, Forget):
+            self._forget(step)
         elif isinstance(step, Consolidate):
             report = self._b.consolidate()
             self.records.consolidations.append(dict(report) if report else {})
@@ -123,6 +132,7 @@ class Execution:
         self._check(write_problems(chunk, results))
         for item in chunk:
             self.written[item.id] = item
+        self.n_written += len(chunk)
         accepted = sum(r.accepted for r in results)
         self.records.writes.append(WriteRecord(step.tag, len(chunk), accepted, seconds,
                                                rss_bytes()))
@@ -154,7 +164,18 @@ class Execution:
             hit_sources=[_reported_sources(h) for h in hits],
             expected_sources=[e.source if e else None for e in expected],
             expected_timestamps=[e.timestamp.isoformat() if e else None for e in expected],
+            forgotten=list(step.forgotten),
         ))
+        self.records.blocks[-1][1] += 1
+
+    def _forget(self, step: Forget) -> None:
+        t0 = time.perf_counter()
+        removed = self._b.forget(list(step.ids), step.source, self.script.prefix)
+        latency_ms = round((time.perf_counter() - t0) * 1000.0, 3)
+        if not isinstance(removed, int) or isinstance(removed, bool) or removed < 0:
+            self._check([f"forget returned {removed!r}, not a count"])
+        self.records.forgets.append(ForgetRecord(step.tag, list(step.ids), step.source,
+                                                 list(step.forgotten), removed, latency_ms))
 
     def _was_written(self, item_id: str) -> bool:
         """Given to this episode's store. A ``persistent`` store may be a user's live

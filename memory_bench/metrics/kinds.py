@@ -23,6 +23,9 @@ __all__ = [
     "answer_provenance",
     "any_at",
     "every_source",
+    "forget_latency",
+    "forget_latency_outcomes",
+    "forgotten_returned",
     "ingest_outcomes",
     "ingest_rate",
     "latency_outcomes",
@@ -86,6 +89,11 @@ def wins(p: ProbeRecord) -> bool:
 def stale(p: ProbeRecord) -> bool:
     """An ``outrank`` id is still in the top-k."""
     return p.best_rank(p.outrank) is not None
+
+
+def returns_forgotten(p: ProbeRecord) -> bool:
+    """An id forgotten before the question is in its top-k: it came back."""
+    return bool(set(p.forgotten) & set(p.returned))
 
 
 def names_its_own(p: ProbeRecord) -> bool:
@@ -157,6 +165,26 @@ def answer_provenance(*tags: str) -> Compute:
 def every_source(*tags: str) -> Compute:
     """Every source of a fact written more than once is reported (see reports_every_source)."""
     return _flags(reports_every_source, *tags)
+
+
+def forgotten_returned(*tags: str) -> Compute:
+    """Share of the probes of ``tags`` whose top-k holds an id forgotten before them."""
+    return _flags(returns_forgotten, *tags)
+
+
+def forget_latency(q: float, *tags: str) -> Compute:
+    """The ``q``-th percentile of the forget calls' latency (ms)."""
+    def f(v: RecordView) -> Value:
+        lat = [r.latency_ms for r in v.forgets(*tags)]
+        return float(np.percentile(lat, q)) if lat else None
+    return f
+
+
+def forget_latency_outcomes(*tags: str) -> Callable[[RecordView], Outcomes]:
+    """Each forget call's latency in milliseconds, keyed by its tag and call number."""
+    def f(v: RecordView) -> Outcomes:
+        return {f"{r.tag}/#{i}": (r.latency_ms,) for i, r in enumerate(v.forgets(*tags))}
+    return f
 
 
 def retention_outcomes(before: str, after: str) -> Callable[[RecordView], Outcomes]:

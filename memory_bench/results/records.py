@@ -15,6 +15,7 @@ from typing import Any
 from memory_bench.results.validate import Reader
 
 __all__ = [
+    "ForgetRecord",
     "ItemRecord",
     "ProbeRecord",
     "Records",
@@ -52,6 +53,7 @@ class ProbeRecord:
     hit_sources: list[list[str]] = field(default_factory=list)
     expected_sources: list[str | None] = field(default_factory=list)
     expected_timestamps: list[str | None] = field(default_factory=list)
+    forgotten: list[str] = field(default_factory=list)
 
     def rank(self, item_id: str | None) -> int | None:
         """1-based rank of ``item_id`` in the returned ids, or None."""
@@ -80,11 +82,19 @@ class ProbeRecord:
             hit_sources=r.list("hit_sources", _strings, default=[]),
             expected_sources=r.list("expected_sources", _opt_string, default=[]),
             expected_timestamps=r.list("expected_timestamps", _opt_string, default=[]),
+            forgotten=r.str_list("forgotten", default=[]),
         )
 
 
 def _strings(r: Reader) -> list[str]:
     return [x._check_self(lambda v: isinstance(v, str), "a string") for x in r.items()]
+
+
+def _block(r: Reader) -> list[int]:
+    values = r.num_list_self()
+    if len(values) != 3 or any(v != int(v) or v < 0 for v in values):
+        raise r.fail("expected [first probe, probes, items written], three counts")
+    return [int(v) for v in values]
 
 
 def _opt_string(r: Reader) -> str | None:
@@ -106,6 +116,25 @@ class WriteRecord:
     def read(cls, r: Reader) -> WriteRecord:
         return cls(tag=r.str("tag"), items=r.int("items"), accepted=r.int("accepted"),
                    seconds=r.num("seconds"), rss_bytes=r.opt_int("rss_bytes"))
+
+
+@dataclass
+class ForgetRecord:
+    """One forget call: what was asked (``ids``, ``source``), the ids it forgets (the
+    answer key), what the backend said it removed, and the call's latency."""
+
+    tag: str
+    ids: list[str]
+    source: str | None
+    forgotten: list[str]
+    removed: int
+    latency_ms: float
+
+    @classmethod
+    def read(cls, r: Reader) -> ForgetRecord:
+        return cls(tag=r.str("tag"), ids=r.str_list("ids"), source=r.opt_str("source"),
+                   forgotten=r.str_list("forgotten"), removed=r.int("removed"),
+                   latency_ms=r.num("latency_ms"))
 
 
 @dataclass
@@ -148,16 +177,26 @@ class Records:
     items: list[ItemRecord] = field(default_factory=list)
     strengths: list[StrengthRecord] = field(default_factory=list)
     consolidations: list[dict[str, Any]] = field(default_factory=list)
+    forgets: list[ForgetRecord] = field(default_factory=list)
+    # The ask steps, in order: [first probe's index, probes, items written before it].
+    # An ask step is a run of questions with no other call between them; this places
+    # every question on the stream (the per-step curve, ``metrics/curve.py``).
+    blocks: list[list[int]] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         """As ``dataclasses.asdict`` gives it, about 10x faster: every record's fields
         are scalars or lists of scalars, so a shallow copy of each list is a deep one
         (a run's records are serialised for every pair file and result write)."""
-        return {
+        d = {
             "probes": _plain(self.probes), "writes": _plain(self.writes),
             "items": _plain(self.items), "strengths": _plain(self.strengths),
             "consolidations": copy.deepcopy(self.consolidations),
         }
+        if self.forgets:
+            d["forgets"] = _plain(self.forgets)
+        if self.blocks:
+            d["blocks"] = [list(b) for b in self.blocks]
+        return d
 
     @classmethod
     def read(cls, r: Reader) -> Records:
@@ -167,6 +206,8 @@ class Records:
             items=r.list("items", ItemRecord.read, default=[]),
             strengths=r.list("strengths", StrengthRecord.read, default=[]),
             consolidations=r.list("consolidations", lambda x: x.obj_value(), default=[]),
+            forgets=r.list("forgets", ForgetRecord.read, default=[]),
+            blocks=r.list("blocks", _block, default=[]),
         )
 
     @classmethod
@@ -175,6 +216,8 @@ class Records:
 
 
 _NAMES: dict[type, tuple[str, ...]] = {}
+# Fields left out of the file when empty (most probes forget nothing).
+_OMIT_EMPTY = frozenset({"forgotten"})
 
 
 def _plain(records: list[Any]) -> list[dict[str, Any]]:
@@ -183,5 +226,11 @@ def _plain(records: list[Any]) -> list[dict[str, Any]]:
     names = _NAMES.get(type(records[0]))
     if names is None:
         names = _NAMES[type(records[0])] = tuple(f.name for f in fields(records[0]))
-    return [{n: (list(v) if isinstance(v := getattr(r, n), list) else v) for n in names}
-            for r in records]
+    omit = [n for n in names if n in _OMIT_EMPTY]
+    out = [{n: (list(v) if isinstance(v := getattr(r, n), list) else v) for n in names}
+           for r in records]
+    for d in out if omit else ():
+        for n in omit:
+            if not d[n]:
+                del d[n]
+    return out

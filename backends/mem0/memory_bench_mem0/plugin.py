@@ -125,7 +125,7 @@ def memory_bench_register_backends(registry: Any) -> None:
         description=f"Mem0's open-source Memory ({_installed('mem0ai')}) in store-only mode "
         "(add with infer=False, search with mem0's scoring), offline, faiss store by default",
         version=__version__,
-        capabilities=[Capability.PROVENANCE, Capability.PERSISTENT],
+        capabilities=[Capability.PROVENANCE, Capability.PERSISTENT, Capability.FORGET],
         options=_options(),
         notes=[
             "mem0 store-only mode: Memory.add(text, infer=False) stores each text as one "

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from memory_bench.contract.capabilities import Capability
 from memory_bench.contract.items import Item
 from memory_bench.scenarios.continual.data import ScenarioData
+from memory_bench.scenarios.continual.forgetting import plan_forgetting
 from memory_bench.scenarios.continual.params import ContinualParams
 from memory_bench.scenarios.script import Consolidate, Probe, ReadStrength, Script, Step, Write
 
@@ -52,8 +53,12 @@ def continual_script(p: ContinualParams, data: ScenarioData) -> Script:
     steps += _writes("corroborate", [c.item for c in data.corroborations], p.write_batch)
     steps += [Probe(c.question, (facts[c.fact].item.id, c.item.id), "corroborate",
                     key=f"fact-{c.fact:04d}") for c in data.corroborations]
+    forgetting = plan_forgetting(p, data, [i for s in steps if isinstance(s, Write)
+                                           for i in s.items])
+    steps += forgetting.forgets
     steps += _writes("gate", [g.item for g in data.gate], p.write_batch,
                      [g.kind for g in data.gate])
+    steps += forgetting.questions
     for fi in data.reinforce:
         fact = facts[fi]
         steps.append(ReadStrength((fact.item.id,), "reinforce", "before"))
@@ -61,4 +66,5 @@ def continual_script(p: ContinualParams, data: ScenarioData) -> Script:
                         needs=Capability.STRENGTH)] * p.reinforce_queries
         steps.append(ReadStrength((fact.item.id,), "reinforce", "after"))
     return Script(tuple(steps), k=p.k, seed=data.seed, data_hash=data.items_hash(),
-                  stats=data.stats)
+                  stats={**data.stats, **({"forgotten": forgetting.stats}
+                                          if forgetting.stats else {})})
