@@ -95,6 +95,8 @@ class PairRun:
     worker: dict[str, Any] = field(default_factory=dict)
     # Per-question rows of the metrics that declare them: {name: {"keys", "values"}}.
     outcomes: dict[str, dict[str, list]] = field(default_factory=dict)
+    # recall@1 per ask step over the stream (metrics/curve.py's CURVE_FIELDS per point).
+    curve: list[list[float]] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:

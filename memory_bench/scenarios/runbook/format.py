@@ -142,7 +142,8 @@ def _fields(doc: dict[str, Any], spec: dict[str, tuple[bool, str]], where: str,
             raise RunbookError(f"{where}: unknown field {name!r} (accepted: "
                                f"{', '.join([*skip, *spec])})")
         if not _kind_ok(value, spec[name][1]):
-            shown = repr(value)[:80]
+            shown = (f"{value.isoformat()} (no offset: add Z or +00:00)"
+                     if isinstance(value, datetime) else repr(value)[:80])
             raise RunbookError(f"{where}: field {name!r} must be {spec[name][1]}, got {shown}")
     for name, (required, _) in spec.items():
         if required and name not in doc:
