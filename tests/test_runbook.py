@@ -198,3 +198,31 @@ def test_the_curve_is_recall_at_1_per_ask_step_over_the_stream() -> None:
     assert summary[0][:4] == [0, 10.0, 2, 0.75] and summary[0][4] == pytest.approx(0.353553,
                                                                                  abs=1e-6)
     assert summary[1] == [2, 20.0, 1, 1.0, 0.0]
+
+
+def test_the_report_shows_the_curve_and_the_result_file_keeps_it() -> None:
+    from constructed_results import backend, result
+
+    from memory_bench.render.html import render_html
+    from memory_bench.render.markdown import render_markdown
+    from memory_bench.results.model import Result
+
+    a, b = backend("A", {}, n_seeds=2), backend("B", {}, n_seeds=2)
+    for n, run in enumerate(a["runs"]):
+        run["curve"] = [[0, 10, 4, 0.5 + n * 0.25], [1, 30, 4, 1.0]]
+    b["runs"][0]["curve"] = [[0, 10, 4, 0.0]]
+    r = result(a, b, n_seeds=2)
+    assert r.backends[0].curve == [[0, 10.0, 2, 0.625, pytest.approx(0.176777, abs=1e-6)],
+                                   [1, 30.0, 2, 1.0, 0.0]]
+    again = Result.from_dict(r.to_dict())
+    assert again.backends[0].curve == r.backends[0].curve
+    assert again.backends[0].runs[1].curve == [[0, 10, 4, 0.75], [1, 30, 4, 1.0]]
+    md = render_markdown(r)
+    assert "### Recall@1 over the stream" in md
+    assert "| backend | step 0 (10) | step 1 (30) |" in md
+    assert "| A | 0.625 | 1.000 |" in md and "| B | 0.000 | — |" in md
+    assert "Recall@1 over the stream" in render_html(r, plots={})
+    bad = r.to_dict()
+    bad["backends"][0]["runs"][0]["curve"] = [[0, 10, 4]]
+    with pytest.raises(Exception, match="curve"):
+        Result.from_dict(bad)

@@ -90,6 +90,10 @@ def render_html(result: Result, plots: Mapping[str, bytes] | None = None) -> str
         ingest = S.ingest_note(result)
         if ingest:
             parts.append(f'<p class="note">{escape(ingest)}</p>')
+    head, rows = S.curve_table(result)
+    if rows:
+        parts += ["<h3>Recall@1 over the stream</h3>",
+                  f'<p class="note">{escape(S.CURVE_NOTE)}</p>', _table(head, rows)]
     categories = S.category_tables(result)
     if categories:
         parts += ["<h3>By category</h3>", f'<p class="note">{escape(S.CATEGORY_NOTE)}</p>']

@@ -96,6 +96,10 @@ def render_markdown(result: Result, images: Mapping[str, str] | None = None) -> 
         ingest = S.ingest_note(result)
         if ingest:
             out += [md_escape(ingest), ""]
+    head, rows = S.curve_table(result)
+    if rows:
+        out += ["### Recall@1 over the stream", "", md_escape(S.CURVE_NOTE), ""]
+        out += _table(head, rows)
     categories = S.category_tables(result)
     if categories:
         out += ["### By category", "", md_escape(S.CATEGORY_NOTE), ""]
