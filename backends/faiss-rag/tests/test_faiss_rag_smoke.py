@@ -51,7 +51,7 @@ def test_smoke_scenario_end_to_end(tmp_path: Path) -> None:
     result = _run(tmp_path, "r", SPECS, tmp_path / "cache")
     assert result.status == "complete"
     for b in result.backends:
-        assert b.capabilities == ["provenance"]
+        assert b.capabilities == ["forget", "provenance"]
         for run in b.runs:
             assert run.status == "ok", run.error
             assert run.cleanup.ok and run.cleanup.left == 0

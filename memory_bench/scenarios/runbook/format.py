@@ -24,8 +24,9 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from memory_bench.contract.capabilities import Capability
+from memory_bench.contract.items import Item
 
-__all__ = ["FORMAT", "OPS", "Ask", "Item", "Parsed", "RunbookError", "Step", "parse"]
+__all__ = ["FORMAT", "OPS", "Ask", "Parsed", "RunbookError", "Step", "parse"]
 
 FORMAT = "memory-bench-runbook/1"
 DEFAULT_START = datetime(2026, 1, 1, tzinfo=UTC)
@@ -61,17 +62,6 @@ class RunbookError(ValueError):
 
 
 @dataclass(frozen=True)
-class Item:
-    id: str
-    text: str
-    source: str
-    timestamp: datetime
-    region: str = "benchmark"
-    tags: tuple[str, ...] = ()
-    category: str | None = None
-
-
-@dataclass(frozen=True)
 class Ask:
     question: str
     gold: tuple[str, ...]
@@ -91,7 +81,8 @@ class Step:
     n: int  # 1-based position among the steps
     line: int
     tag: str = ""
-    items: tuple[Item, ...] = ()
+    items: tuple[Item, ...] = ()  # with the file's ids
+    categories: tuple[str, ...] = ()  # write: one per item, or none (the answer key)
     ask: Ask | None = None
     ids: tuple[str, ...] = ()  # forget, strength
     source: str | None = None  # forget
@@ -240,7 +231,7 @@ def _write(raw: dict[str, Any], op: str, n: int, line: int, where: str, clock: d
            episode: _Episode, seen: set[str]) -> tuple[Step, datetime]:
     if not raw["items"]:
         raise RunbookError(f"{where}: items is empty")
-    items = []
+    items, categories = [], []
     for i, it in enumerate(raw["items"], start=1):
         at = f"{where}, item {i}"
         _fields(it, _ITEM, at)
@@ -257,14 +248,15 @@ def _write(raw: dict[str, Any], op: str, n: int, line: int, where: str, clock: d
             episode.replaces[iid] = it["replaces"]
         clock = it["timestamp"] if "timestamp" in it else clock + timedelta(minutes=1)
         item = Item(iid, it["text"], it["source"], clock, it.get("region", "benchmark"),
-                    tuple(it.get("tags", ())), it.get("category"))
+                    tuple(it.get("tags", ())))
         episode.items[iid] = item
         items.append(item)
-    labelled = {it.category is not None for it in items}
-    if len(labelled) > 1:
+        categories.append(it.get("category"))
+    if len({c is not None for c in categories}) > 1:
         raise RunbookError(f"{where}: every item of a write has a category, or none does (a "
                            "category is the answer key of the gate's metrics)")
     return Step(op, n, line, raw.get("tag", _WRITE_TAG[op]), items=tuple(items),
+                categories=tuple(c for c in categories if c is not None),
                 needs=_needs(raw.get("needs"), where)), clock
 
 

@@ -12,10 +12,10 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from memory_bench.contract.capabilities import Capability
-from memory_bench.contract.items import Item
 from memory_bench.contract.options import Option
 from memory_bench.plugins.hookspecs import hookimpl
 from memory_bench.plugins.scenarios import ScenarioRegistry
@@ -77,14 +77,10 @@ def generate(params: Mapping[str, Any], seed: int) -> Script:
     steps: list[Step] = []
     for s in book.steps:
         if s.op in ("write", "update"):
-            items = []
             for it in s.items:
                 ids[it.id] = opaque_id(rng, taken)
-                items.append(Item(id=ids[it.id], text=it.text, source=it.source,
-                                  timestamp=it.timestamp, region=it.region, tags=it.tags))
-            cats = tuple(it.category for it in s.items) if s.items[0].category else ()
-            steps.append(Write(tuple(items), s.tag, cats,
-                               needs=Capability(s.needs) if s.needs else None))
+            steps.append(Write(tuple(replace(it, id=ids[it.id]) for it in s.items), s.tag,
+                               s.categories, needs=Capability(s.needs) if s.needs else None))
         elif s.op == "ask":
             a = s.ask
             steps.append(Probe(a.question, m(a.gold), a.tag, category=a.category,
