@@ -134,3 +134,14 @@ def test_real_backends_forget_in_a_run(backend: str) -> None:
         return
     assert run.metrics["forgottenReturned"] == 0.0
     assert all(f.removed == len(f.forgotten) for f in run.records.forgets)
+
+
+def test_a_grown_store_adds_nothing_to_a_source_that_is_forgotten_whole() -> None:
+    s = script(load_scenario("scale", {"size": 1500}), 0)
+    by_source = [(n, st) for n, st in enumerate(s.steps)
+                 if isinstance(st, Forget) and st.source is not None]
+    assert by_source
+    for n, f in by_source:
+        held = {i.id for st in s.steps[:n] if isinstance(st, Write) for i in st.items
+                if i.source == f.source}
+        assert held == set(f.forgotten)
