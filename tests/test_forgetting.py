@@ -76,6 +76,9 @@ def test_the_continual_scenarios_forget_by_id_by_source_and_after_an_update(name
     for n, st in asks:
         assert n > last_forget and not st.expected and set(st.forgotten) <= gone
         assert not isinstance(steps[n - 1], Forget)  # never right after the forget
+    kept = [st for st in steps if isinstance(st, Probe) and st.tag == "kept"]
+    assert 1 <= len(kept) == stats["kept"] <= len(asks)  # as many controls as the data has
+    assert all(st.expected[0] not in gone and st.expected[0] in facts for st in kept)
     for old, new in (b.ids for b in both):
         # an updated and forgotten fact: its later question checks neither comes back
         assert any({old, new} == set(st.forgotten) for _, st in asks)
@@ -94,13 +97,40 @@ def test_forgotten_returned_counts_a_forgotten_id_anywhere_in_the_top_k() -> Non
     assert compute_metrics(CONTINUAL_METRICS, recs, set())["forgottenReturned"] is None
 
 
+class _Blank(fake_backends.SubjectMemory):
+    """Forgets nothing, answers nothing after a forget call: reads the protocol."""
+
+    def forget(self, ids=(), source=None, prefix=""):
+        self.silent = True
+        return 0
+
+    def query(self, text, k):
+        return [] if getattr(self, "silent", False) else super().query(text, k)
+
+
+def test_answering_nothing_after_a_forget_call_loses_the_kept_facts() -> None:
+    from memory_bench import Capability, hookimpl
+
+    class Plugin:
+        @hookimpl
+        def memory_bench_register_backends(self, registry) -> None:
+            registry.add("blank-after-forget", factory=lambda o, c: _Blank(gate=True),
+                         description="test", version="0", reads=["tags"],
+                         capabilities=[Capability.FORGET])
+
+    plugins = load_plugins([("blank", Plugin())], autoload=False)
+    run = _pair(_ref("smoke"), "blank-after-forget", plugins=plugins)
+    assert run.metrics["forgottenReturned"] == 0.0  # looks perfect on its own...
+    assert run.metrics["forgetKept"] == 0.0  # ...and is not
+
+
 def test_a_perfect_forgetter_scores_0_and_the_outcomes_reproduce_the_metrics() -> None:
     run = _pair(_ref("smoke"), "fake-perfect")
-    assert run.metrics["forgottenReturned"] == 0.0
+    assert run.metrics["forgottenReturned"] == 0.0 and run.metrics["forgetKept"] == 1.0
     assert run.metrics["forget_p50_ms"] is not None and run.metrics["forget_p50_ms"] >= 0
     forgets = run.records.forgets
     assert len(forgets) == 1 + 2 + 2 and all(f.removed == len(f.forgotten) for f in forgets)
-    for name in ("forgottenReturned", "forget_p50_ms"):
+    for name in ("forgottenReturned", "forgetKept", "forget_p50_ms"):
         spec = next(m.spec for m in CONTINUAL_METRICS if m.name == name)
         assert aggregate(spec.aggregate, list(run.rows(name).values())) == pytest.approx(
             run.metrics[name])
@@ -117,8 +147,9 @@ def test_forgetting_leaves_the_other_metrics_of_a_run_unchanged() -> None:
     off = _pair(_ref("smoke", forget_ids=0, forget_sources=0, forget_updated=0),
                 "fake-perfect").metrics
     timed = {"latency_p50_ms", "latency_p95_ms", "ingest_items_per_s", "forget_p50_ms"}
-    assert {k: v for k, v in on.items() if k not in timed | {"forgottenReturned"}} == {
-        k: v for k, v in off.items() if k not in timed | {"forgottenReturned"}}
+    new = timed | {"forgottenReturned", "forgetKept"}
+    assert {k: v for k, v in on.items() if k not in new} == {
+        k: v for k, v in off.items() if k not in new}
     assert off["forgottenReturned"] is None  # nothing forgotten: undefined, not 0
 
 
@@ -134,6 +165,8 @@ def test_real_backends_forget_in_a_run(backend: str) -> None:
         return
     assert run.metrics["forgottenReturned"] == 0.0
     assert all(f.removed == len(f.forgotten) for f in run.records.forgets)
+    kept = [p for p in run.records.probes if p.tag == "kept"]
+    assert kept and run.metrics["forgetKept"] is not None
 
 
 def test_a_grown_store_adds_nothing_to_a_source_that_is_forgotten_whole() -> None:

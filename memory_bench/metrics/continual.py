@@ -4,7 +4,7 @@ Tags are the continual script's: ``probe`` (phase 2), ``reprobe`` (phase 5),
 ``update`` (phase 6), ``corroborate`` (6b), ``gate`` (phase 7), ``reinforce``
 (phase 8), the writes ``seed`` and ``interfere`` (phases 1 and 3), and the
 forget calls ``forget`` with the questions asked about what they forgot,
-``forgotten`` (``scenarios/continual/forgetting.py``). Every
+``forgotten``, and about facts kept, ``kept`` (``scenarios/continual/forgetting.py``). Every
 metric declares its per-question outcomes, so that backends are compared
 question by question (``memory_bench.analysis.paired``).
 """
@@ -98,6 +98,12 @@ CONTINUAL_METRICS: tuple[Metric, ...] = (
                         "holds a forgotten item (an updated fact's old value too): 0 is right",
             undefined="the scenario forgot nothing (forget_ids = forget_sources = 0)",
             **_share(kinds.returns_forgotten, "forgotten")),
+    declare("forgetKept", "kept after forget", kinds.recall_at(1, "kept"), reads=("kept",),
+            needs=Capability.FORGET, section="other",
+            description="recall@1 of facts not forgotten, asked among the questions about "
+                        "forgotten ones: forgetting took only what it was asked for",
+            undefined="the scenario forgot nothing (forget_ids = forget_sources = 0)",
+            **_share(kinds.hit_at(1), "kept")),
     declare("forget_p50_ms", "forget p50 ms", kinds.forget_latency(50, "forget"),
             reads=("forget",), needs=Capability.FORGET, section="other", decimals=2,
             small_digits=2, bounds=_RATE, higher_is_better=False, aggregate="p50",

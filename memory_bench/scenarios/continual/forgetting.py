@@ -8,8 +8,11 @@ only facts of that kind (so forgetting it removes exactly those facts); and
 value both, so that neither may come back. Every forgotten fact's question is
 asked later (tag ``forgotten``, with the forgotten ids as the answer key and no
 expected id): ``forgottenReturned`` is the share of them whose top-k holds a
-forgotten item. A backend without the ``forget`` capability skips both the
-forget calls and these questions (the metrics read null).
+forgotten item. As many facts that were not forgotten are asked among them
+(tag ``kept``, with their gold id): ``forgetKept`` is their recall@1, so forgetting
+more than was asked loses, and so does a rule that answers nothing once a forget
+call has been made. A backend without the ``forget`` capability skips the forget
+calls and all these questions (the metrics read null).
 """
 
 from __future__ import annotations
@@ -96,7 +99,11 @@ def plan_forgetting(p: ContinualParams, data: ScenarioData,
     for ui in updated:
         u = data.updates[ui]
         ask(u.question, u.fact, (facts[u.fact].item.id, u.item.id))
+    left = [i for i in rest if i not in set(by_id)]
+    kept = sorted(rng.sample(left, min(len(questions), len(left))))
+    questions += [Probe(facts[i].question, (facts[i].item.id,), "kept", key=f"fact-{i:04d}",
+                        needs=Capability.FORGET) for i in kept]
     rng.shuffle(questions)
     stats = {"by_id": len(by_id), "sources": len(sources), "by_source": len(by_source),
-             "updated": len(updated)}
+             "updated": len(updated), "kept": len(kept)}
     return Forgetting(tuple(forgets), tuple(questions), stats)
