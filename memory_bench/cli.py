@@ -214,7 +214,8 @@ def _parser() -> argparse.ArgumentParser:
     cmp.add_argument("--fail-on-regression", action="store_true",
                      help="exit 1 when any metric of any backend regressed")
 
-    val = sub.add_parser("validate", help="check a memory-bench-jsonl/1 file, line by line")
+    val = sub.add_parser("validate", help="check a memory-bench-jsonl/1 file, line by line, "
+                         "or a runbook (FILE.toml)")
     val.add_argument("file", type=Path)
     exp = sub.add_parser("export", help="write one seed's script of any scenario as a "
                          "memory-bench-jsonl/1 file or a runbook (docs/runbooks.md)")
@@ -574,6 +575,12 @@ def cmd_compare(args: argparse.Namespace) -> int:
 def cmd_validate(args: argparse.Namespace) -> int:
     from memory_bench.scenarios.export import validate_file
 
+    if args.file.suffix == ".toml":  # a runbook (docs/runbooks.md)
+        from memory_bench.scenarios.runbook.plugin import validate_runbook
+
+        ok, line = validate_runbook(args.file)
+        print(line)
+        return 0 if ok else 2
     check = validate_file(args.file)
     for problem in check.problems:
         print(f"{args.file}:{problem.line}: {problem.message}")

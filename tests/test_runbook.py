@@ -112,6 +112,18 @@ def test_a_bad_runbook_exits_2_and_writes_nothing(cli, tmp_path: Path) -> None:
     assert not (tmp_path / "r.json").exists()
 
 
+def test_validate_checks_a_runbook(cli, tmp_path: Path) -> None:
+    good, bad = tmp_path / "good.toml", tmp_path / "bad.toml"
+    good.write_text(_example(), encoding="utf-8")
+    bad.write_text(_broken("days = 30", "weeks = 30"), encoding="utf-8")
+    out = cli("validate", str(good))
+    assert out.returncode == 0 and out.stdout.strip() == (
+        "good.toml: valid memory-bench-runbook/1: 14 step(s), 7 item(s), 7 ask(s), "
+        "3 forget(s), 1 episode(s)")
+    out = cli("validate", str(bad))
+    assert out.returncode == 2 and "step 4 (line 37), advance: unknown field 'weeks'" in out.stdout
+
+
 def test_an_exported_runbook_reads_back_as_the_same_script(tmp_path: Path) -> None:
     spec = load_scenario("smoke")
     out = tmp_path / "smoke.toml"

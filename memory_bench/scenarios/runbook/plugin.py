@@ -30,7 +30,8 @@ from memory_bench.scenarios.script import (
     Write,
 )
 
-__all__ = ["PARAMETERS", "check", "generate", "memory_bench_register_scenarios"]
+__all__ = ["PARAMETERS", "check", "generate", "memory_bench_register_scenarios",
+           "validate_runbook"]
 
 VERSION = "1.0"
 PARAMETERS = (
@@ -50,6 +51,25 @@ def _load(params: Mapping[str, Any]) -> tuple[Any, Any]:
         from memory_bench.scenarios.datasets.common import DatasetError
 
         raise DatasetError(str(exc)) from None
+
+
+def validate_runbook(path: Any) -> tuple[bool, str]:
+    """``memory-bench validate FILE.toml``: (ok, one line: the first problem or a summary).
+    An unreadable file raises DatasetError, as for a JSONL file."""
+    from pathlib import Path
+
+    from memory_bench.scenarios.datasets.common import read_data_file
+    from memory_bench.scenarios.runbook.format import RunbookError, parse
+
+    data_file = read_data_file(Path(path))
+    try:
+        book = parse(data_file.text, data_file.name)
+    except RunbookError as exc:
+        return False, str(exc)
+    return True, (f"{data_file.name}: valid memory-bench-runbook/1: {len(book.steps)} "
+                  f"step(s), {sum(len(s.items) for s in book.steps)} item(s), "
+                  f"{book.count('ask')} ask(s), {book.count('forget')} forget(s), "
+                  f"{book.episodes} episode(s)")
 
 
 def check(params: Mapping[str, Any]) -> str | None:
