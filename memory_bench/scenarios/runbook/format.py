@@ -172,8 +172,8 @@ def parse(text: str, name: str = "runbook") -> Parsed:
     if doc["format"] != FORMAT:
         raise RunbookError(f"{name}: format {doc['format']!r} is not {FORMAT!r}")
     k = doc.get("k", 5)
-    if k < 1:
-        raise RunbookError(f"{name}: k must be at least 1, got {k}")
+    if not 1 <= k <= 1000:
+        raise RunbookError(f"{name}: k must be from 1 to 1000, got {k}")
     if not doc["step"]:
         raise RunbookError(f"{name}: no step")
     lines = _step_lines(text)
