@@ -12,7 +12,7 @@ from memory_bench.metrics.aggregate import aggregate
 from memory_bench.metrics.continual import CONTINUAL_METRICS
 from memory_bench.metrics.spec import compute_metrics
 from memory_bench.plugins import load_plugins
-from memory_bench.results.records import ProbeRecord, Records
+from memory_bench.records.records import ProbeRecord, Records
 from memory_bench.scenarios.script import Forget, Probe, Script, ScriptError, Write
 
 FAKES = load_plugins([("fake_backends", fake_backends)], autoload=False)

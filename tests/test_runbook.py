@@ -14,12 +14,12 @@ from scenario_helpers import PLUGINS, load_scenario, script
 
 from memory_bench.harness.pair import PairSpec, run_pair
 from memory_bench.metrics.curve import step_curve, summarize_curves
-from memory_bench.results.records import ProbeRecord, Records
-from memory_bench.scenarios.export import export_script
+from memory_bench.records.records import ProbeRecord, Records
 from memory_bench.scenarios.runbook.format import RunbookError, parse
 from memory_bench.scenarios.runbook.plugin import generate
 from memory_bench.scenarios.runbook.writer import dumps, script_runbook
 from memory_bench.scenarios.script import Forget, Probe, Write
+from memory_bench.session.export import export_script
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "runbooks.md"
 TIMED = {"latency_p50_ms", "latency_p95_ms", "ingest_items_per_s", "forget_p50_ms"}

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from memory_bench.results.records import Records
+from memory_bench.records.records import Records
 
 __all__ = ["CURVE_FIELDS", "SUMMARY_FIELDS", "step_curve", "summarize_curves"]
 

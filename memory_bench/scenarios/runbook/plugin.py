@@ -16,9 +16,9 @@ from dataclasses import replace
 from typing import Any
 
 from memory_bench.contract.capabilities import Capability
+from memory_bench.contract.hooks import hookimpl
 from memory_bench.contract.options import Option
-from memory_bench.plugins.hookspecs import hookimpl
-from memory_bench.plugins.scenarios import ScenarioRegistry
+from memory_bench.scenarios.registry import ScenarioRegistry
 from memory_bench.scenarios.script import (
     Consolidate,
     Forget,
