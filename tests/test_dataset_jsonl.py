@@ -131,7 +131,7 @@ def test_any_generator_exports_every_step_kind(tmp_path: Path) -> None:
     parsed, problems = jsonl.validate(read_data_file(out))
     assert problems == [] and parsed is not None
     run = _run(loaded, "jsonl", params(out), 0, backend="fake-recency")
-    assert run.data_stats["unscored_probes"] == {"forgotten": 3, "probe": 12, "reinforce": 6,
-                                                 "reprobe": 12, "update": 4}
+    assert run.data_stats["unscored_probes"] == {"forgotten": 3, "kept": 3, "probe": 12,
+                                                 "reinforce": 6, "reprobe": 12, "update": 4}
     assert run.metrics["recall_any@5"] is None  # no probe carries a tag jsonl scores
     assert run.records is not None and len(run.records.probes) == 28  # reinforce: skipped
