@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import http.server
 import json
+import re
 import threading
 from pathlib import Path
 
@@ -135,3 +136,33 @@ def test_a_scheduler_that_answers_http_is_bad_input(cli) -> None:
     finally:
         server.shutdown()
     assert not list(Path(cli.cwd).glob("runs/*.json"))
+
+
+def test_a_locomo_file_with_nothing_to_ask_is_bad_input(cli) -> None:
+    fixture = Path(__file__).parent / "fixtures" / "datasets" / "locomo_mini.json"
+    data = json.loads(fixture.read_text())
+    for conv in data:
+        for qa in conv["qa"]:
+            qa["evidence"] = []
+    (cli.cwd / "empty.json").write_text(json.dumps(data))
+    line = _one_line(cli("run", "--scenario", "locomo", "--set", "path=empty.json",
+                         "--backend", "fake-perfect", "--seeds", "1"))
+    assert "nothing to score" in line and not (cli.cwd / "runs").exists()
+
+
+def test_the_sweep_markdown_escapes_hostile_names() -> None:
+    from memory_bench.sweep.markdown import render_sweep_markdown
+
+    evil = "<script>alert(1)</script>](http://x)"
+    summary = {"scenario": evil, "generator": "scale", "params": {"base": "templated"},
+               "sizes": [1000], "seeds": {"1000": [0]}, "backends": [evil],
+               "rows": [{"label": evil, "size": 1000, "ok": 1, "pair_seconds": 1.0,
+                         "metrics": {"recall1_before": {"mean": 1.0, "ci_low": None,
+                                                        "ci_high": None, "n": 1}}}],
+               "metrics": [{"name": "recall1_before", "label": "recall@1", "decimals": 3,
+                            "description": evil}],
+               "generation": {}, "load_before": {}, "wall_s": {}, "caveats": {"1000": [evil]},
+               "execution": {}, "command": ["memory-bench", evil], "results": {}}
+    md = render_sweep_markdown(summary, {})
+    prose = re.sub(r"(`+).*?\1", "", md)  # code spans show text literally: inert
+    assert "<script" not in prose and "](http" not in prose.replace("\\](http", "")
