@@ -41,8 +41,8 @@ FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
 def _onto_3_and_4(read_end: int, write_end: int) -> None:
     """In the child: the pipe ends onto fds 3 and 4, where --remote-debugging-pipe
     looks (moved above 10 first, so neither clobbers the other)."""
-    high_r = fcntl.fcntl(read_end, fcntl.F_DUPFD, 10)
-    high_w = fcntl.fcntl(write_end, fcntl.F_DUPFD, 10)
+    high_r = fcntl.fcntl(read_end, fcntl.F_DUPFD_CLOEXEC, 10)
+    high_w = fcntl.fcntl(write_end, fcntl.F_DUPFD_CLOEXEC, 10)
     os.dup2(high_r, 3)
     os.dup2(high_w, 4)
 
@@ -65,8 +65,8 @@ class Chromium:
         self.proc = subprocess.Popen(
             [exe, *FLAGS, f"--user-data-dir={self._profile}", "about:blank"],
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            pass_fds=(3, 4, to_child, from_child),
-            preexec_fn=lambda: _onto_3_and_4(to_child, from_child))
+            # Python's own fds are not inheritable: only the two dup2'd above 2 pass exec.
+            close_fds=False, preexec_fn=lambda: _onto_3_and_4(to_child, from_child))
         os.close(to_child)
         os.close(from_child)
         self._buf = b""
