@@ -22,6 +22,7 @@ $(STAMP): pyproject.toml $(BACKEND_PROJECTS)
 
 test: venv chromium
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/lint-imports
 	$(VENV)/bin/python -m pytest
 
 # The leaderboard site's test renders it in Debian's headless Chromium; installed when
