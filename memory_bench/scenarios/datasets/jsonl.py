@@ -277,7 +277,7 @@ def _validate_cached(data_file: DataFile) -> tuple[Parsed | None, list[Problem]]
 
 def load(params: Mapping[str, Any]) -> tuple[DataFile, Parsed]:
     data_file = read_data_file(require_path(params, "a memory-bench-jsonl/1 file",
-                                            "see the README's 'Real datasets'"))
+                                            "see docs/datasets.md"))
     parsed, problems = validate(data_file)
     if parsed is None:
         raise DatasetError(f"{data_file.name} is not a valid {FORMAT} file: {len(problems)} "
