@@ -131,7 +131,27 @@ def test_any_generator_exports_every_step_kind(tmp_path: Path) -> None:
     parsed, problems = jsonl.validate(read_data_file(out))
     assert problems == [] and parsed is not None
     run = _run(loaded, "jsonl", params(out), 0, backend="fake-recency")
-    assert run.data_stats["unscored_probes"] == {"probe": 12, "reinforce": 6, "reprobe": 12,
-                                                 "update": 4}
-    assert run.metrics["recall_any@5"] is None  # no probe carries a tag jsonl scores
+    # the continual protocol's tags are scored as that protocol scores them
+    assert run.data_stats["unscored_probes"] == {"reinforce": 6}
+    assert run.metrics["recall_any@5"] is None  # no probe carries a dataset tag
+    assert run.metrics["recall1_before"] is not None and run.metrics["updateWinRate"] is not None
     assert run.records is not None and len(run.records.probes) == 28  # reinforce: skipped
+
+
+@pytest.mark.slow
+def test_the_hard_scenario_exported_scores_the_same_updates_through_jsonl(
+        tmp_path: Path) -> None:
+    """Issue 27's done-when: bm25's updateWinRate and retention on hard seed 0, the same
+    from the scenario and from its export run back as a JSONL file."""
+    loaded = load_plugins()
+    spec = load_scenario("hard", registry=loaded.scenarios)
+    out = tmp_path / "hard0.jsonl"
+    export_script(loaded, spec, 0, out)
+    assert json.loads(out.read_text().splitlines()[0])["k"] == 5  # the scenario's k
+    direct = _run(loaded, "hard", spec.params, 0)
+    again = _run(loaded, "jsonl", params(out), 0)
+    for name in ("updateWinRate", "staleRate", "retention", "recall1_before",
+                 "recall1_after", "provenanceAccuracy", "provenanceUpdate"):
+        assert direct.metrics[name] is not None, name
+        assert again.metrics[name] == pytest.approx(direct.metrics[name]), name
+    assert 0 < direct.metrics["updateWinRate"] < 1  # neither trivially won nor lost
