@@ -155,3 +155,25 @@ def test_the_hard_scenario_exported_scores_the_same_updates_through_jsonl(
         assert direct.metrics[name] is not None, name
         assert again.metrics[name] == pytest.approx(direct.metrics[name]), name
     assert 0 < direct.metrics["updateWinRate"] < 1  # neither trivially won nor lost
+
+
+def test_your_own_updates_are_scored(tmp_path: Path) -> None:
+    """Three updates that bm25 ranks old-first: recall is perfect, the updates are lost."""
+    lines = [{"type": "header", "format": jsonl.FORMAT}]
+    people = [("Ada", "Paris", "Lisbon"), ("Ben", "Oslo", "Rome"), ("Cleo", "Turin", "Bonn")]
+    for n, (who, old, new) in enumerate(people):
+        lines += [
+            {"type": "item", "id": f"old-{n}", "text": f"{who} lives in {old} and lives well",
+             "source": "e1", "timestamp": f"2024-01-0{n + 1}T00:00:00Z"},
+            {"type": "item", "id": f"new-{n}", "text": f"{who} has moved to {new}",
+             "source": "e2", "timestamp": f"2024-02-0{n + 1}T00:00:00Z"},
+            {"type": "probe", "question": f"Where does {who} live?", "expected": [f"new-{n}"],
+             "outrank": [f"old-{n}"], "key": who, "answers": [new]},
+        ]
+    path = tmp_path / "updates.jsonl"
+    path.write_text("\n".join(json.dumps(x) for x in lines) + "\n")
+    run = _run(load_plugins(), "jsonl", params(path), 0)
+    assert run.metrics["recall_any@5"] == 1.0
+    assert run.metrics["updateWinRate"] == 0.0 and run.metrics["staleRate"] == 1.0
+    assert run.metrics["answer@5"] == 1.0  # the new value is among the hits, second
+    assert run.outcomes["updateWinRate"]["keys"] == ["ask/e0/Ada", "ask/e0/Ben", "ask/e0/Cleo"]
