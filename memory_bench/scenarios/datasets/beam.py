@@ -241,7 +241,7 @@ class _Resolver:
                 out.append(v)
             elif v is not None:
                 self.quirks.add("reference_ids_unknown", f"{self.where}: {v!r}")
-        return out or None
+        return list(dict.fromkeys(out)) or None  # a few lists name an id twice
 
     def text(self, reference: Any) -> int | None:
         """The message a reference's text is in (its words, for a paraphrase)."""
