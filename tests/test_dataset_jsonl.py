@@ -107,7 +107,8 @@ def test_an_exported_dataset_script_scores_the_same_through_jsonl(tmp_path: Path
     direct = _run(loaded, "locomo", spec.params, 0)
     again = _run(loaded, "jsonl", params(out), 0)
     for name in ("recall_any@5", "recall_all@10", "ndcg@10", "mrr", "recall_any@5_early",
-                 "retention@5", "abstain_recall_any@5", "recall_any@5/single-hop"):
+                 "retention@5", "abstain_recall_any@5", "recall_any@5/single-hop",
+                 "answer@5", "answer_tokens@10", "context_tokens@5"):
         assert again.metrics[name] == pytest.approx(direct.metrics[name]), name
     original = generate_script(loaded, spec.ref(), 0)
     assert [i.text for i in jsonl.generate(params(out), 0).items()] == \
