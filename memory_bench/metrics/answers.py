@@ -10,11 +10,12 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-from memory_bench.metrics.spec import Metric, Outcomes, RecordView, Value, declare
-from memory_bench.results.records import ProbeRecord
-from memory_bench.scenarios.answers import TOKENIZER
+from memory_bench.metrics.spec import Metric, Outcomes, RecordView, declare
+from memory_bench.records.records import ProbeRecord
 
-__all__ = ["answer_metrics"]
+__all__ = ["TOKENIZER", "answer_metrics"]
+
+TOKENIZER = "whitespace"  # what scenarios/answers.py counts a text's tokens with
 
 _KS = (5, 10)
 Score = Callable[[ProbeRecord], float | None]
@@ -54,13 +55,6 @@ def _scores(score: Score, tags: tuple[str, ...], v: RecordView) -> dict[str, flo
     return out
 
 
-def _mean(score: Score, tags: tuple[str, ...]) -> Callable[[RecordView], Value]:
-    def f(v: RecordView) -> Value:
-        values = list(_scores(score, tags, v).values())
-        return sum(values) / len(values) if values else None
-    return f
-
-
 def _rows(score: Score, tags: tuple[str, ...]) -> Callable[[RecordView], Outcomes]:
     return lambda v: {key: (value,) for key, value in _scores(score, tags, v).items()}
 
@@ -70,20 +64,20 @@ def answer_metrics(*tags: str) -> tuple[Metric, ...]:
     out = []
     for k in _KS:
         out += [
-            declare(f"answer@{k}", f"answer@{k}", _mean(contains(k), tags), reads=tags,
+            declare(f"answer@{k}", f"answer@{k}", reads=tags,
                     per_category=k == 5, section="results" if k == 5 else "other",
                     terminal=k == 5, undefined="no question carries a gold answer",
                     description=f"share of questions whose normalised gold answer (every "
                                 f"phrase of it) is contained in one of the top {k} texts",
                     outcomes=_rows(contains(k), tags), aggregate="mean"),
-            declare(f"answer_tokens@{k}", f"ans.tok@{k}", _mean(key_share(k), tags),
-                    reads=tags, section="other", terminal=False,
+            declare(f"answer_tokens@{k}", f"ans.tok@{k}", reads=tags, section="other",
+                    terminal=False,
                     undefined="no gold answer has a key token",
                     description=f"mean share of the gold answer's key tokens (content words) "
                                 f"found among the words of the top {k} texts",
                     outcomes=_rows(key_share(k), tags), aggregate="mean"),
-            declare(f"context_tokens@{k}", f"ctx tok@{k}", _mean(context_tokens(k), tags),
-                    reads=tags, section="other", terminal=k == 5, higher_is_better=False,
+            declare(f"context_tokens@{k}", f"ctx tok@{k}", reads=tags, section="other",
+                    terminal=k == 5, higher_is_better=False,
                     bounds=(0.0, math.inf), decimals=0, thousands=True,
                     undefined="no question recorded what its hits cost",
                     description=f"mean tokens ({TOKENIZER} tokenizer: str.split) of the top "

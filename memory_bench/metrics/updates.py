@@ -13,8 +13,8 @@ from collections.abc import Callable
 
 from memory_bench.contract.capabilities import Capability
 from memory_bench.metrics import kinds
-from memory_bench.metrics.spec import Metric, Outcomes, RecordView, Value, declare
-from memory_bench.results.records import ProbeRecord
+from memory_bench.metrics.spec import Metric, Outcomes, RecordView, declare
+from memory_bench.records.records import ProbeRecord
 
 __all__ = ["CONFLICT", "abstention_metrics", "conflict_metrics", "update_metrics"]
 
@@ -27,14 +27,8 @@ def _updates(v: RecordView) -> list[ProbeRecord]:
             and (v.category is None or p.category == v.category)]
 
 
-def _share(flag: kinds.Flag) -> Callable[[RecordView], Value]:
-    def f(v: RecordView) -> Value:
-        found = [flag(p) for p in _updates(v)]
-        return sum(found) / len(found) if found else None
-    return f
-
-
 def _rows(flag: kinds.Flag) -> Callable[[RecordView], Outcomes]:
+    """1.0 / 0.0 per update probe, keyed by tag and question as kinds keys probes."""
     def f(v: RecordView) -> Outcomes:
         return {f"{p.tag}/{p.key if p.key is not None else f'#{i}'}": (float(flag(p)),)
                 for i, p in enumerate(_updates(v))}
@@ -47,7 +41,7 @@ def update_metrics(reads: tuple[str, ...], *, section: str = "results",
     ``reads`` documents the tags where a scenario puts them."""
     undefined = "no question names an old statement to outrank (no update in the data)"
     return (
-        declare("updateWinRate", "updateWin", _share(kinds.wins), reads=reads,
+        declare("updateWinRate", "updateWin", reads=reads,
                 section=section, per_category=per_category, undefined=undefined,
                 description="share of update questions whose new statement outranks the old "
                             "in the top-k (old absent and new present wins; new absent loses)",
@@ -55,7 +49,7 @@ def update_metrics(reads: tuple[str, ...], *, section: str = "results",
                        "statement outranks the old, not whether the old one is gone. "
                        "`staleRate` (the old statement still in the top-k) measures erasure.",
                 outcomes=_rows(kinds.wins), aggregate="mean"),
-        declare("staleRate", "stale", _share(kinds.stale), reads=reads, section=section,
+        declare("staleRate", "stale", reads=reads, section=section,
                 per_category=per_category, higher_is_better=False, undefined=undefined,
                 description="share of update questions whose old statement is still in the "
                             "top-k",
@@ -68,22 +62,16 @@ def conflict_metrics(tag: str) -> tuple[Metric, ...]:
     the conflict for a reader to resolve), over the ``tag`` probes of category CONFLICT."""
     out = []
     for k in _KS:
-        score = kinds.all_at(k)
-
-        def compute(v: RecordView, score: Callable = score) -> Value:
-            return kinds.scored_mean(score, tag)(RecordView(v.records, CONFLICT))
-
-        def rows(v: RecordView, score: Callable = score) -> Outcomes:
-            return kinds.scored_outcomes(score, tag)(RecordView(v.records, CONFLICT))
-
+        rows = kinds.scored_outcomes(kinds.all_at(k), tag)
         out.append(declare(
-            f"conflict@{k}", f"conflict@{k}", compute, reads=(tag,),
+            f"conflict@{k}", f"conflict@{k}", reads=(tag,),
             section="results" if k == 5 else "other", terminal=k == 5,
             undefined="the data has no contradiction question with both statements found",
             description=f"share of contradiction questions with both conflicting statements "
                         f"(every turn either names) in the top {k}: a reader can only "
                         "notice a conflict it is shown",
-            outcomes=rows, aggregate="mean"))
+            outcomes=lambda v, rows=rows: rows(RecordView(v.records, CONFLICT)),
+            aggregate="mean"))
     return tuple(out)
 
 
@@ -97,17 +85,9 @@ def abstention_metrics(tag: str) -> tuple[Metric, ...]:
     """Abstention, scored only on backends whose scores are calibrated probabilities: an
     uncalibrated score (a BM25 weight, a cosine) has no threshold meaning "not held"."""
     return (declare(
-        "abstainRate", "abstain", _tag_share(_abstains, tag), reads=(tag,),
-        needs=Capability.CALIBRATED,
+        "abstainRate", "abstain", reads=(tag,), needs=Capability.CALIBRATED,
         section="other", terminal=False,
         undefined="no abstention question was asked",
         description="share of unanswerable questions where a backend with calibrated scores "
                     "returns nothing it rates more likely relevant than not",
         outcomes=kinds.probe_outcomes(_abstains, tag), aggregate="mean"),)
-
-
-def _tag_share(flag: kinds.Flag, tag: str) -> Callable[[RecordView], Value]:
-    def f(v: RecordView) -> Value:
-        found = [flag(p) for p in v.probes(tag)]
-        return sum(found) / len(found) if found else None
-    return f

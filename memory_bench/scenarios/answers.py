@@ -24,12 +24,12 @@ import string
 import unicodedata
 from collections.abc import Sequence
 
+from memory_bench.metrics.answers import TOKENIZER
 from memory_bench.scenarios.generators.overlap import STOP_WORDS
 
 __all__ = ["TOKENIZER", "answer_ranks", "count_tokens", "key_tokens",
            "normalise"]
 
-TOKENIZER = "whitespace"
 _PUNCT = re.compile(f"[{re.escape(string.punctuation)}‘’“”–—…]")
 _ARTICLES = re.compile(r"\b(a|an|the)\b")
 
