@@ -14,7 +14,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from memory_bench.errors import BadInput
+from memory_bench.errors import BadInput, printable
 
 __all__ = ["COMMANDS", "print_or_reader_left", "stdout_to_devnull"]
 
@@ -34,7 +34,7 @@ def print_or_reader_left(text: str) -> None:
 
 
 def _err(message: str) -> None:
-    print(f"memory-bench: {message}", file=sys.stderr)
+    print(f"memory-bench: {printable(message)}", file=sys.stderr)
 
 
 def _plugins() -> Any:
