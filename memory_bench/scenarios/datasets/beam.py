@@ -40,7 +40,6 @@ rubric's phrases (else the answer), scored by containment (``scenarios/answers.p
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
@@ -56,6 +55,7 @@ from memory_bench.metrics.retrieval import ABSTAIN, ASK
 from memory_bench.metrics.updates import CONFLICT
 from memory_bench.scenarios.answers import key_tokens, normalise
 from memory_bench.scenarios.datasets.common import (
+    DataFile,
     DatasetError,
     Quirks,
     ScriptBuilder,
@@ -150,14 +150,17 @@ def _order(name: str) -> tuple[int, str]:
 
 
 def _json(path: Path, where: str) -> tuple[Any, bytes]:
+    """A chat directory's JSON file, read as every dataset file is (``DataFile.json``)."""
     try:
         data = path.read_bytes()
     except OSError as exc:
         raise DatasetError(f"{where}: cannot be read: {exc.strerror}") from None
     try:
-        return json.loads(data.decode("utf-8-sig")), data
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise DatasetError(f"{where} is not JSON ({exc}): not a BEAM chat") from None
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise DatasetError(f"{where} is not UTF-8 text (byte {exc.start})") from None
+    doc = DataFile(where, len(data), "", text).json("BEAM chat")
+    return doc, data
 
 
 def _anchor(raw: Any) -> datetime | None:
