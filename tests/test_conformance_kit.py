@@ -65,6 +65,7 @@ def test_each_broken_promise_fails_its_check(name: str) -> None:
     ("kit-open-gate", "its gate accepted ''"),
     ("kit-fixed-strength", "`strength` is declared but does not change with use"),
     ("kit-leaky-remove", "count gives 8 under it"),
+    ("kit-like-prefix", "k_') returned 7, not 1: the prefix is read as a pattern"),
     ("kit-shared", "a backend on a new workdir already counts 12 item(s) of another backend"),
     ("kit-forgetful", "reopened, the store counts 0 of the 12 items written before close"),
     ("kit-bad-default", "option k: its default 'five' is refused by its own declaration"),
@@ -109,8 +110,8 @@ def test_check_command_passes_a_good_backend() -> None:
     assert out.returncode == 0, out.stderr
     assert out.stdout.splitlines() == [
         "kit-good: ok, 12 checks kept, not applicable: fresh-store",
-        "kit-live: ok, 8 checks kept, not applicable: fresh-store, strength, gate, consolidate, "
-            "forget",
+        "kit-live: ok, 9 checks kept, not applicable: fresh-store, strength, gate, consolidate, "
+        "forget",
     ]
 
 
