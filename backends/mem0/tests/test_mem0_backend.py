@@ -38,9 +38,9 @@ def test_listing_plugins_imports_neither_mem0_nor_torch() -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("store", ["faiss", "qdrant"])
-def test_query_remove_count_and_provenance(tmp_path: Path, store: str) -> None:
-    b = _make(tmp_path, f"mem0:store={store}")
+@pytest.mark.parametrize("spec", ["mem0", "mem0:store=qdrant,scoring=store"])
+def test_query_remove_count_and_provenance(tmp_path: Path, spec: str) -> None:
+    b = _make(tmp_path, spec)
     try:
         from mem0.memory import telemetry
 
@@ -67,12 +67,12 @@ def test_query_remove_count_and_provenance(tmp_path: Path, store: str) -> None:
 
 @pytest.mark.slow
 def test_mem0s_score_is_the_cosine_with_its_threshold(tmp_path: Path) -> None:
-    """What mem0's search does here (see the README): (semantic + BM25 + entity boost) /
-    the active weights, and with neither BM25 nor entities that is the cosine of mem0's
-    own vectors; hits under the threshold (0.1) are dropped, so fewer than k may come."""
+    """What mem0's search does with scoring=store (see the README): (semantic + BM25 +
+    entity boost) / the active weights, and with neither BM25 nor entities that is the
+    cosine of the shared embedder's vectors; hits under the threshold (0.1) are dropped, so fewer than k may come."""
     from memory_bench_embed import get_embedder
 
-    b = _make(tmp_path)
+    b = _make(tmp_path, "mem0:scoring=store")
     emb = get_embedder()
     try:
         # Cosine to the question about 0.09 and -0.09: under mem0's threshold.
@@ -133,14 +133,14 @@ def test_a_run_tries_no_network_and_writes_nothing_in_home(tmp_path: Path) -> No
     """The whole smoke scenario through the runner, both of mem0's stores: no connection
     or DNS lookup but loopback is attempted, telemetry is off, and mem0 writes nothing in
     the home directory (MEM0_DIR is the pair's workdir)."""
-    got = smoke_run_guarded(["mem0", "mem0:store=qdrant"], tmp_path, extra="""
+    got = smoke_run_guarded(["mem0", "mem0:store=qdrant,scoring=store"], tmp_path, extra="""
         import mem0.memory.telemetry
         RESULT["telemetry"] = mem0.memory.telemetry.MEM0_TELEMETRY
         """)
     assert got["attempts"] == []
     assert got["telemetry"] is False
     assert got["home"] == []
-    for label in ("mem0", "mem0:store=qdrant"):
+    for label in ("mem0", "mem0:store=qdrant,scoring=store"):
         run = got["runs"][label]
         assert run["status"] == "ok", run["error"]
         assert run["cleanup_ok"]
@@ -157,6 +157,6 @@ def test_bad_options_are_refused_before_any_pair(tmp_path: Path) -> None:
     registry = load_plugins().registry
     with pytest.raises(OptionError, match="holds files but no mem0 store of memory-bench's"):
         select_backends(registry, [f"mem0:path={tmp_path}"])
-    with pytest.raises(OptionError, match="option model: 'nope' is not a local"):
+    with pytest.raises(OptionError, match="option model: 'nope' is neither a model directory"):
         select_backends(registry, ["mem0:model=nope"])
     select_backends(registry, [f"mem0:path={tmp_path / 'new'}"])  # a new directory is fine
