@@ -58,10 +58,8 @@ def _utc(when: datetime | None) -> datetime | None:
 
 def _key(item: Item) -> tuple[str, str] | None:
     """The generator's subject:/relation: tags, when the item has both."""
-    tags = dict(t.split(":", 1) for t in item.tags if ":" in t)
-    if "subject" in tags and "relation" in tags:
-        return tags["subject"], tags["relation"]
-    return None
+    subject, relation = item.tag("subject"), item.tag("relation")
+    return (subject, relation) if subject is not None and relation is not None else None
 
 
 class GraphitiMemory:

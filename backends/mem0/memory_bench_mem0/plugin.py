@@ -127,13 +127,13 @@ def _manifest(options: dict[str, Any]) -> dict[str, Any]:
     out["mem0"] = {"store": options["store"], "infer": False, "threshold": options["threshold"],
                    "embedder": options["embedder"], "scoring": options["scoring"]}
     if options["scoring"] == "hybrid":
-        from memory_bench_spacy_en import model_manifest
+        from memory_bench_spacy_en import model_manifest as spacy_manifest
 
-        from memory_bench_mem0.keyword import K1, B
+        from memory_bench_mem0 import BM25_B, BM25_K1
 
-        out["mem0"]["spacy_model"] = model_manifest()
-        out["mem0"]["bm25"] = {"library": "bm25s", "method": "lucene", "k1": K1, "b": B,
-                               "field": "text_lemmatized"}
+        out["mem0"]["spacy_model"] = spacy_manifest()
+        out["mem0"]["bm25"] = {"library": "bm25s", "method": "lucene", "k1": BM25_K1,
+                               "b": BM25_B, "field": "text_lemmatized"}
     return out
 
 

@@ -69,7 +69,8 @@ def test_query_remove_count_and_provenance(tmp_path: Path, spec: str) -> None:
 def test_mem0s_score_is_the_cosine_with_its_threshold(tmp_path: Path) -> None:
     """What mem0's search does with scoring=store (see the README): (semantic + BM25 +
     entity boost) / the active weights, and with neither BM25 nor entities that is the
-    cosine of the shared embedder's vectors; hits under the threshold (0.1) are dropped, so fewer than k may come."""
+    cosine of the shared embedder's vectors; hits under the threshold (0.1) are dropped,
+    so fewer than k may come."""
     from memory_bench_embed import get_embedder
 
     b = _make(tmp_path, "mem0:scoring=store")
@@ -95,6 +96,68 @@ def test_mem0s_score_is_the_cosine_with_its_threshold(tmp_path: Path) -> None:
     finally:
         b.close()
         emb.close()
+
+
+@pytest.mark.slow
+def test_mem0s_hybrid_score_is_cosine_plus_bm25_over_spacy_lemmas(tmp_path: Path) -> None:
+    """scoring=hybrid (the default): mem0 lemmatises with the checked spaCy model and its
+    FAISS store answers keyword_search, so each hit scores min((cosine + sigmoid(BM25)) /
+    2, 1), BM25 over mem0's lemmas with mem0's query-length sigmoid; no entity boost
+    (infer=False links no entities). Derived here from mem0's own helpers."""
+    import bm25s
+    from memory_bench_embed import get_embedder
+
+    b = _make(tmp_path)  # before any mem0 import: it switches mem0's telemetry off
+    from mem0.utils.lemmatization import lemmatize_for_bm25
+    from mem0.utils.scoring import get_bm25_params, normalize_bm25
+
+    emb = get_embedder()
+    try:
+        b.write(items("bench-h-e1", FACTS))
+        question = "Who does Mara Olsen work for?"
+        hits = b.query(question, 5)
+        lemmas = [lemmatize_for_bm25(t).split() for t in FACTS]
+        assert "work" in lemmas[0] and "works" not in lemmas[0]  # spaCy is on
+        qlem = lemmatize_for_bm25(question)
+        index = bm25s.BM25(k1=1.2, b=0.75, method="lucene")
+        index.index(lemmas, show_progress=False)
+        raw = index.get_scores([t for t in qlem.split() if t in index.vocab_dict])
+        mid, steep = get_bm25_params(question, lemmatized=qlem)
+        q = emb.encode_query(question)
+        expected = {}
+        for i, (v, r) in enumerate(zip(emb.encode(FACTS), raw, strict=True)):
+            bm25 = normalize_bm25(float(r), mid, steep) if r > 0 else 0.0
+            expected[f"bench-h-e1-{i:04d}"] = min((float(q @ v) + bm25) / 2, 1.0)
+        assert hits[0].id == "bench-h-e1-0000"
+        for h in hits:
+            assert h.score == pytest.approx(expected[h.id], abs=1e-4)
+    finally:
+        b.close()
+        emb.close()
+
+
+@pytest.mark.slow
+def test_mem0_gets_the_shared_embedders_vectors_and_loads_no_model_of_its_own(
+        tmp_path: Path) -> None:
+    code = textwrap.dedent(f"""
+        import json, sys
+        sys.path.insert(0, {str(Path(__file__).parents[3] / "tests")!r})
+        from pathlib import Path
+        from backend_support import FACTS, items, open_backend
+        from memory_bench_embed import get_embedder
+        b = open_backend(Path({str(tmp_path)!r}), "mem0:scoring=store")
+        b.write(items("bench-v-e1", FACTS))
+        stored = b.memory.vector_store.index.reconstruct(0)
+        shared = get_embedder().encode([FACTS[0]])[0]
+        print(json.dumps({{"st": "sentence_transformers" in sys.modules,
+                          "diff": float(abs(stored - shared).max()),
+                          "embedder": type(b.memory.embedding_model).__name__}}))
+        b.close()
+        """)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    got = json.loads(out.stdout.strip().splitlines()[-1])
+    assert got == {"st": False, "diff": got["diff"], "embedder": "SharedEmbedding"}
+    assert got["diff"] < 1e-6
 
 
 def _make_threshold(tmp_path: Path, b):
