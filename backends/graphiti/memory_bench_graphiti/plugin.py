@@ -63,8 +63,8 @@ def _factory(options: dict[str, Any], ctx: BackendContext) -> Any:
     from memory_bench_graphiti.clients import NoCrossEncoder, NoLLM, SharedEmbedder
 
     embedder = SharedEmbedder(embedder_from_options(options, ctx))
-    ctx.workdir.mkdir(parents=True, exist_ok=True)
-    driver = KuzuDriver(db=str(ctx.workdir / "graphiti.kuzu"))
+    # KuzuDriver's default database: in memory, one per backend (the row is not persistent).
+    driver = KuzuDriver(db=":memory:")
     graphiti = Graphiti(graph_driver=driver, llm_client=NoLLM(), embedder=embedder,
                         cross_encoder=NoCrossEncoder())
     return GraphitiMemory(
@@ -133,6 +133,6 @@ def memory_bench_register_backends(registry: Any) -> None:
             "structured)",
             "telemetry off (GRAPHITI_TELEMETRY_ENABLED=false); the LLM and cross-encoder "
             "clients refuse every call; the shared embedder's cache serves stored texts",
-            "in a Kuzu database in the pair's workdir; not persistent across runs",
+            "Kuzu in memory (KuzuDriver's default database), one per pair: not persistent",
         ],
     )
