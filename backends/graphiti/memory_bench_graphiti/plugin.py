@@ -6,7 +6,6 @@ import importlib
 import logging
 import os
 import warnings
-from importlib import metadata
 from typing import Any
 
 from memory_bench_embed import LIBRARIES as EMBED_LIBRARIES
@@ -96,13 +95,6 @@ def _manifest(options: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _installed(dist: str) -> str:
-    try:
-        return f"{dist} {metadata.version(dist)}"
-    except metadata.PackageNotFoundError:
-        return f"{dist} not installed"
-
-
 @hookimpl
 def memory_bench_register_backends(registry: Any) -> None:
     registry.add(
@@ -111,7 +103,7 @@ def memory_bench_register_backends(registry: Any) -> None:
         preload=_preload,
         manifest=_manifest,
         libraries=LIBRARIES,
-        description=f"Graphiti's temporal knowledge graph ({_installed('graphiti-core')}) on "
+        description="Graphiti's temporal knowledge graph (graphiti-core, pinned) on "
         "embedded Kuzu: each item saved as one fact edge, searched by Graphiti's BM25 + "
         "cosine + graph expansion (rrf); no LLM, offline",
         version=__version__,
