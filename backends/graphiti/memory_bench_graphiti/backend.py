@@ -27,6 +27,7 @@ so the row is marked structured.
 from __future__ import annotations
 
 import asyncio
+import uuid
 from collections.abc import Coroutine, Sequence
 from datetime import UTC, datetime
 from typing import Any
@@ -36,6 +37,9 @@ from memory_bench import Hit, Item, NotSupportedError, WriteResult
 __all__ = ["GraphitiMemory", "endpoint_names"]
 
 RELATION = "STATES"  # Graphiti's LLM names relations; without one every fact has this name
+# Graphiti names nodes and edges by uuid4; rrf ties are broken by that order, so uuids
+# derived from the item id and the entity name make a run reproducible.
+_NS = uuid.UUID("6f1c2b4e-9d3a-5e7f-8a1b-2c3d4e5f6a7b")
 
 
 def endpoint_names(doc: Any) -> list[str]:
@@ -66,7 +70,8 @@ class GraphitiMemory:
     """One Graphiti group on one Kuzu database; item ids map to Graphiti edges."""
 
     def __init__(self, graphiti: Any, embedder_client: Any, nlp: Any, *, group_id: str,
-                 methods: Sequence[Any], sim_min_score: float, supersede: bool) -> None:
+                 methods: Sequence[Any], sim_min_score: float, supersede: bool,
+                 bfs_depth: int = 3) -> None:
         self.graphiti = graphiti
         self.driver = graphiti.driver
         self.emb = embedder_client
@@ -74,6 +79,7 @@ class GraphitiMemory:
         self.group_id = group_id
         self.methods = list(methods)
         self.sim_min_score = sim_min_score
+        self.bfs_depth = bfs_depth
         self.supersede = supersede
         self.loop = asyncio.new_event_loop()
         self.edges: dict[str, Any] = {}  # item id -> EntityEdge
@@ -102,7 +108,8 @@ class GraphitiMemory:
         if fresh:
             vecs = self.emb.embedder.encode(list(fresh))
             for (name, item), vec in zip(fresh.items(), vecs, strict=True):
-                node = EntityNode(name=name, group_id=self.group_id, labels=["Entity"],
+                node = EntityNode(uuid=str(uuid.uuid5(_NS, "node:" + name.lower())),
+                                  name=name, group_id=self.group_id, labels=["Entity"],
                                   created_at=item.timestamp, name_embedding=vec.tolist())
                 self._run(node.save(self.driver))
                 self.nodes[name.lower()] = node
@@ -113,6 +120,7 @@ class GraphitiMemory:
             source = self.nodes[ns[0].lower()]
             target = self.nodes[ns[-1].lower()]
             edge = EntityEdge(
+                uuid=str(uuid.uuid5(_NS, "edge:" + item.id)),
                 group_id=self.group_id, source_node_uuid=source.uuid,
                 target_node_uuid=target.uuid, name=RELATION, fact=item.text,
                 fact_embedding=vec.tolist(), created_at=item.timestamp,
@@ -163,7 +171,7 @@ class GraphitiMemory:
 
         return SearchConfig(edge_config=EdgeSearchConfig(
             search_methods=self.methods, reranker=EdgeReranker.rrf,
-            sim_min_score=self.sim_min_score), limit=k)
+            sim_min_score=self.sim_min_score, bfs_max_depth=self.bfs_depth), limit=k)
 
     def _filters(self) -> Any:
         from graphiti_core.search.search_filters import (

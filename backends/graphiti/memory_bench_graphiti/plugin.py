@@ -35,10 +35,13 @@ def _quiet_imports() -> None:
 def _options() -> list[Option]:
     return [
         *embedding_options(),
-        Option("search", str, "graph",
-               "graph = Graphiti's BM25 + cosine + breadth-first graph expansion over edges, "
-               "fused by reciprocal rank; hybrid = BM25 + cosine only (Graphiti's default "
-               "edge search, EDGE_HYBRID_SEARCH_RRF)", choices=tuple(SEARCHES)),
+        Option("search", str, "hybrid",
+               "hybrid = BM25 + cosine over edges fused by reciprocal rank (what "
+               "Graphiti.search runs, EDGE_HYBRID_SEARCH_RRF); graph = the same plus "
+               "breadth-first expansion from the found edges' nodes (depth bfs_depth)",
+               choices=tuple(SEARCHES)),
+        Option("bfs_depth", int, 3, "search=graph: Graphiti's breadth-first depth (its "
+               "default 3)", minimum=1, maximum=3),
         Option("sim_min_score", float, 0.6,
                "cosine floor of Graphiti's similarity search (its default 0.6)",
                minimum=-1.0, maximum=1.0),
@@ -69,7 +72,8 @@ def _factory(options: dict[str, Any], ctx: BackendContext) -> Any:
     return GraphitiMemory(
         graphiti, embedder, load(), group_id=options["group_id"],
         methods=[EdgeSearchMethod[m] for m in SEARCHES[options["search"]]],
-        sim_min_score=options["sim_min_score"], supersede=options["supersede"] == "tags")
+        sim_min_score=options["sim_min_score"], bfs_depth=options["bfs_depth"],
+        supersede=options["supersede"] == "tags")
 
 
 def _preload(options: dict[str, Any], cache_dir: Any) -> None:
@@ -90,6 +94,7 @@ def _manifest(options: dict[str, Any]) -> dict[str, Any]:
     out = backend_manifest(options)
     out["graphiti"] = {"driver": "kuzu (embedded)", "search": list(SEARCHES[options["search"]]),
                        "reranker": "rrf", "sim_min_score": options["sim_min_score"],
+                       "bfs_depth": options["bfs_depth"],
                        "supersede": options["supersede"], "llm": None,
                        "entities": model_manifest()}
     return out
@@ -105,7 +110,7 @@ def memory_bench_register_backends(registry: Any) -> None:
         libraries=LIBRARIES,
         description="Graphiti's temporal knowledge graph (graphiti-core, pinned) on "
         "embedded Kuzu: each item saved as one fact edge, searched by Graphiti's BM25 + "
-        "cosine + graph expansion (rrf); no LLM, offline",
+        "cosine (rrf; search=graph adds graph expansion); no LLM, offline",
         version=__version__,
         capabilities=[Capability.PROVENANCE],
         options=_options(),
@@ -117,8 +122,9 @@ def memory_bench_register_backends(registry: Any) -> None:
             "first two distinct; noun chunks when none), one node per distinct name, so facts "
             "naming the same entity share a node",
             "search: Graphiti's edge search in Kuzu (full-text BM25 on the fact, cosine on the "
-            "shared MiniLM vectors with its 0.6 floor, breadth-first expansion from the found "
-            "edges' nodes), fused by its rrf reranker; the score is the rrf score",
+            "shared MiniLM vectors with its 0.6 floor; search=graph adds breadth-first "
+            "expansion from the found edges' nodes), fused by its rrf reranker; the score is "
+            "the rrf score",
             "supersede=tags (off by default) uses the bi-temporal fields: a newer fact with the "
             "same subject:/relation: tags sets invalid_at/expired_at on the older edge, and "
             "search filters on invalid_at IS NULL (the tags are the generator's keys: marked "
