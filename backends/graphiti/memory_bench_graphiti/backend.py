@@ -11,10 +11,10 @@ node per distinct name, so facts about the same name share a node and the graph
 has paths between them.
 
 Queries are Graphiti's ``search_`` over edges: BM25 (Kuzu's full-text index on
-the fact), cosine similarity on the fact embeddings, and, with ``search=graph``,
-breadth-first expansion from the nodes of what those two found; fused by
-reciprocal rank (Graphiti's ``rrf`` reranker). The hit score is Graphiti's
-reranker score.
+the fact) and cosine similarity on the fact embeddings (``search=hybrid``, what
+``Graphiti.search`` runs), plus, with ``search=graph``, breadth-first expansion
+from the nodes of what those two found; fused by reciprocal rank (Graphiti's
+``rrf`` reranker). The hit score is Graphiti's reranker score.
 
 Bi-temporal updates: with ``supersede=tags``, an item whose subject:/relation:
 tags match a stored, still valid fact closes that fact (``invalid_at`` and
