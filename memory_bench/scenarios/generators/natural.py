@@ -14,8 +14,8 @@ easier than retrieval on prose") and §5.3 asks for a real corpus. Here:
   question has one answer, and no other stored item names it as a word;
 - **noise** states other senses of other words, with the same frames;
 - an **update** gives the fact's word a different real sense of that same word
-  (WordNet polysemy) with a later timestamp, and asks "What does grip mean
-  now?";
+  (WordNet polysemy) with a later timestamp, in the fact frames, and asks
+  "What does grip mean?" (no stock update phrase, no "now");
 - **gate** items are real text: clean = further WordNet senses, duplicate =
   exact copies of stored noise, short = a WordNet word or two-word term,
   empty = whitespace.
@@ -180,7 +180,9 @@ def generate(s: Params, seed: int) -> ScenarioData:
     for sense, a, b, _ in picked:
         text = phrasing.fact_text(rng, a, sense, avoid=b)
         question = phrasing.probe_question(rng, b)
-        facts.append(Fact(item(text, a, sense), question, a, RELATION, sense.definition))
+        reprobe = phrasing.probe_question(rng, b, other_than=(question,))
+        facts.append(Fact(item(text, a, sense), question, a, RELATION, sense.definition,
+                          reprobe))
         asked.append(b)
 
     noise = [
@@ -191,7 +193,7 @@ def generate(s: Params, seed: int) -> ScenarioData:
     updates = []
     for fi in sorted(rng.sample(range(len(facts)), s.updates)):
         f, other = facts[fi], picked[fi][3]
-        text = phrasing.update_text(rng, f.subject, other)
+        text = phrasing.update_text(rng, f.subject, other, avoid=asked[fi])
         question = phrasing.update_question(rng, f.subject)
         new = item(text, f.subject, other, avoid=(f.item.source,))
         updates.append(Update(fi, new, question, other.definition))
