@@ -151,28 +151,22 @@ class FormGate(Rule):
         self.by_source: dict[str, list[np.ndarray]] = {}
 
     def write(self, store: Any, items: Sequence[Item]) -> list[WriteResult]:
-        vectors = store.embedder.encode([i.text for i in items]) if items else []
-        refused: dict[int, str] = {}
-        for n, (item, vec) in enumerate(zip(items, vectors, strict=True)):
-            text = item.text.strip()
-            if text and not text.endswith("."):
-                refused[n] = "no_final_period"
-                continue
-            same = self.by_source.get(item.source, [])
-            if text and same and float(np.max(np.stack(same) @ vec)) >= self.threshold:
-                refused[n] = "rewords_own_source"
-                continue
-        keep = [i for n, i in enumerate(items) if n not in refused]
-        results = iter(store.write(keep))
+        if not items:
+            return []
+        vectors = store.embedder.encode([i.text for i in items])
         out = []
-        for n, item in enumerate(items):
-            if n in refused:
-                out.append(WriteResult(item.id, False, refused[n]))
-                continue
-            r = next(results)
-            if r.accepted:
-                self.by_source.setdefault(item.source, []).append(vectors[n])
-            out.append(r)
+        for item, vec in zip(items, vectors, strict=True):  # one by one: a batch rewords too
+            text = item.text.strip()
+            same = self.by_source.get(item.source, [])
+            if text and not text.endswith("."):
+                out.append(WriteResult(item.id, False, "no_final_period"))
+            elif text and same and float(np.max(np.stack(same) @ vec)) >= self.threshold:
+                out.append(WriteResult(item.id, False, "rewords_own_source"))
+            else:
+                (r,) = store.write([item])
+                if r.accepted:
+                    self.by_source.setdefault(item.source, []).append(vec)
+                out.append(r)
         return out
 
 
