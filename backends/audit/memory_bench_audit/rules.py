@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -19,7 +20,7 @@ import numpy as np
 from memory_bench import Hit, Item, WriteResult
 
 __all__ = ["POOL", "AuditRow", "FormGate", "NewestSinceQuestion", "OldestFirst", "QueryCache",
-           "Rule", "SameNameNewest", "SimilarQueryCache", "subject_words"]
+           "Rule", "SameNameNewest", "SimilarQueryCache", "best_first", "subject_words"]
 
 POOL = 20  # candidates a reranking rule takes from its base before it reorders them
 # Words of a question that name nothing: a cheater reads the question frames off the stream.
@@ -90,19 +91,24 @@ class SimilarQueryCache(Rule):
 
 
 class NewestSinceQuestion(Rule):
-    """Items written since the last question go first (an update block read from order)."""
+    """Items of the last run of writes (written since the question before it) go first,
+    for every question of the burst that follows: an update block read from order."""
 
     def __init__(self) -> None:
         self.since: set[str] = set()
+        self.asked = False
 
     def write(self, store: Any, items: Sequence[Item]) -> list[WriteResult]:
+        if self.asked:  # a new run of writes begins
+            self.since, self.asked = set(), False
         self.since |= {i.id for i in items}
         return store.write(items)
 
     def query(self, store: Any, text: str, k: int) -> list[Hit]:
-        since, self.since = self.since, set()
+        self.asked = True
         hits = store.query(text, max(k, POOL))
-        return ([h for h in hits if h.id in since] + [h for h in hits if h.id not in since])[:k]
+        fresh = [h for h in hits if h.id in self.since]
+        return (fresh + [h for h in hits if h.id not in self.since])[:k]
 
 
 class SameNameNewest(Rule):
@@ -170,6 +176,17 @@ class FormGate(Rule):
         return out
 
 
+def best_first(hits: list[Hit]) -> list[Hit]:
+    """A reordered list with scores that never increase (the contract's order): a hit
+    the rule moved up keeps the score of the one it overtook."""
+    out: list[Hit] = []
+    for h in hits:
+        if out and h.score > out[-1].score:
+            h = replace(h, score=out[-1].score)
+        out.append(h)
+    return out
+
+
 class AuditRow:
     """An honest store and one rule; what the rule does not touch is the store's."""
 
@@ -180,7 +197,7 @@ class AuditRow:
         return self.rule.write(self.store, items)
 
     def query(self, text: str, k: int) -> list[Hit]:
-        return self.rule.query(self.store, text, k)
+        return best_first(self.rule.query(self.store, text, k))
 
     def strength(self, ids: Sequence[str]) -> list[float | None]:
         return self.store.strength(ids)
