@@ -29,9 +29,9 @@ _TOKEN_BITS = 48  # 12 hex digits: collisions are checked, never expected
 _S_POSSESSIVE = re.compile(r"(?<=s)'s\b")
 # One surface distribution for every item a generator writes (facts, noise, updates, clean
 # items and junk alike), so that no final mark or initial case tells a kind apart: a final
-# mark and whether the first letter is a capital, drawn per item.
+# mark drawn per item, and a capital first letter for every one (a small one, drawn at
+# random, would unname a subject that opens its sentence: "mara Olsen").
 FINAL_MARKS = ((".", 0.55), ("", 0.3), ("!", 0.1), ("...", 0.05))
-LOWER_FIRST = 0.25
 _FINAL = re.compile(r"[\s.!?\u2026]+$")
 
 
@@ -68,15 +68,13 @@ def bare(text: str) -> str:
 
 
 def surface(rng: random.Random, text: str) -> str:
-    """``text`` in a surface form drawn from the one distribution: final mark and initial
-    case. A text with nothing in it stays as it is (empty junk is empty)."""
+    """``text`` in a surface form drawn from the one distribution: a final mark, and a
+    capital first letter. A text with nothing in it stays as it is (empty junk is empty)."""
     if not text.strip():
         return text
     core = bare(text)
     marks, weights = zip(*FINAL_MARKS, strict=True)
-    mark = rng.choices(marks, weights)[0]
-    first = core[:1] if rng.random() < LOWER_FIRST else core[:1].upper()
-    return first + core[1:] + mark
+    return core[:1].upper() + core[1:] + rng.choices(marks, weights)[0]
 
 
 def opaque_id(rng: random.Random, taken: set[str], prefix: str = UNBOUND_PREFIX) -> str:
