@@ -28,6 +28,7 @@ class Gain:
     questions: int
     # the form gate: what its gain costs in clean items refused
     cost: tuple[float | None, float | None, float | None] | None = None
+    recall: float | None = None  # recall@1 (phase 2) over the base: what the rule costs there
 
     @property
     def leak(self) -> bool:
@@ -56,7 +57,9 @@ def audit_gains(result: Result) -> list[Gain]:
         if spec.metric == "gateRecall":
             fr = _compare(result, row, spec.base, "falseRefusals")
             cost = fr[:3] if fr else None
-        out.append(Gain(row, spec.base, spec.metric, *got, cost=cost))
+        r1 = _compare(result, row, spec.base, "recall1_before")
+        out.append(Gain(row, spec.base, spec.metric, *got, cost=cost,
+                        recall=r1[0] if r1 else None))
     return out
 
 
@@ -72,5 +75,6 @@ def format_gains(gains: list[Gain]) -> list[str]:
                 f"[{_num(g.low)}, {_num(g.high)}] n={g.questions}")
         if g.cost is not None:
             line += f"; falseRefusals {_num(g.cost[0])} [{_num(g.cost[1])}, {_num(g.cost[2])}]"
+        line += f"; recall@1 {_num(g.recall)}"
         lines.append(line + ("  LEAK" if g.leak else ""))
     return lines

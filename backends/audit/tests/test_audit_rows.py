@@ -65,10 +65,24 @@ def test_the_rules_do_what_they_say(tmp_path: Path) -> None:
     assert [r.accepted for r in got] == [True, False, False, True]
 
 
+# Rows whose target metric rewards their rule by its definition, whatever the stream's
+# order or form: named here with the reason, so the test fails both when another row
+# leaks and when one of these stops leaking (then it leaves this list).
+KNOWN_LEAKS = {
+    "audit-oldest-first": "retention is recall after / recall before interference, and "
+                          "interference is newer than its facts by definition: a rule that "
+                          "pushes newer items down keeps its facts (it pays in updateWinRate)",
+    "audit-same-name-newest": "updateWinRate asks only that a subject's new value outrank its "
+                              "old one: 'newest about the subject first' wins it by definition "
+                              "(it pays in recall@1 and retention)",
+}
+
+
 @pytest.mark.slow
 def test_no_audit_row_gains_beyond_its_interval_on_hard(tmp_path: Path) -> None:
     """The built-in exploit audit: on hard (2 seeds), every audit row against its base on
-    the metric it targets, with the paired statistics; a gain beyond the interval fails."""
+    the metric it targets, with the paired statistics; a gain beyond the interval fails,
+    but for the rows the metric itself rewards (KNOWN_LEAKS), which must still leak."""
     plugins = default_plugins()
     specs = sorted({*AUDIT_ROWS, *(s.base for s in AUDIT_ROWS.values())})
     result = run_benchmark(RunConfig(
@@ -78,4 +92,4 @@ def test_no_audit_row_gains_beyond_its_interval_on_hard(tmp_path: Path) -> None:
     gains = audit_gains(result)
     assert {g.row for g in gains} == set(AUDIT_ROWS)
     assert all(g.questions > 0 for g in gains)
-    assert not [g for g in gains if g.leak], "\n".join(format_gains(gains))
+    assert {g.row for g in gains if g.leak} == set(KNOWN_LEAKS), "\n".join(format_gains(gains))
