@@ -116,3 +116,19 @@ def test_natural_updates_have_no_stock_phrase_and_no_tense_word() -> None:
     for u in d.updates:
         assert not [w for w in stock if w in u.item.text.casefold()], u.item.text
         assert not re.search(r"\b(now|current|these days)\b", u.question, re.I), u.question
+
+
+def test_a_natural_reprobe_asks_by_another_synonym() -> None:
+    """Reworded, "What does handgrip mean?" keeps its one content word, which a cache of
+    similar questions reads; the re-probe asks by a second synonym of the fact's sense."""
+    from memory_bench.scenarios.generators.phrasing import PROBE_QUESTIONS
+
+    frame = {w for q in PROBE_QUESTIONS for w in re.findall(r"[a-z]+", q.lower())}
+    d = generate(load_scenario("natural"), 1)
+    for f in d.facts:
+        probe = set(re.findall(r"[a-z]+", f.question.lower())) - frame
+        again = set(re.findall(r"[a-z]+", f.reprobe_question.lower())) - frame
+        assert probe and again and probe != again, (f.question, f.reprobe_question)
+        phrase = " ".join(w for w in re.findall(r"[a-z]+", f.reprobe_question.lower())
+                          if w not in frame)
+        assert not re.search(rf"\b{phrase}\b", f.item.text.lower()), (phrase, f.item.text)

@@ -68,9 +68,12 @@ def _clean(definition: str) -> str:
     return definition.rstrip(" .;")
 
 
-def fact_text(rng: random.Random, word: str, s: Synset, avoid: str | None = None) -> str:
-    """A sentence stating sense ``s`` of ``word``; an example only if it lacks ``avoid``."""
-    examples = [e for e in s.examples if not (avoid and has_phrase(e, avoid))]
+def fact_text(rng: random.Random, word: str, s: Synset,
+              avoid: str | tuple[str, ...] | None = None) -> str:
+    """A sentence stating sense ``s`` of ``word``; an example only if it lacks every
+    phrase of ``avoid``."""
+    phrases = (avoid,) if isinstance(avoid, str) else tuple(avoid or ())
+    examples = [e for e in s.examples if not any(has_phrase(e, a) for a in phrases)]
     if examples and rng.random() < 0.5:
         frame = rng.choice(FACT_FRAMES_EXAMPLE)
         return _cap(frame.format(w=word, d=_clean(s.definition), e=rng.choice(examples)))
@@ -83,7 +86,8 @@ def fragment_text(rng: random.Random, word: str) -> str:
     return _cap(rng.choice([h for h in heads if len(h.split()) >= 3]).format(w=word))
 
 
-def update_text(rng: random.Random, word: str, s: Synset, avoid: str | None = None) -> str:
+def update_text(rng: random.Random, word: str, s: Synset,
+                avoid: str | tuple[str, ...] | None = None) -> str:
     """The new sense of ``word``, in a fact frame; an example only if it lacks ``avoid``."""
     return fact_text(rng, word, s, avoid)
 
