@@ -66,8 +66,9 @@ def test_the_rules_do_what_they_say(tmp_path: Path) -> None:
 
 
 # Rows whose target metric rewards their rule by its definition, whatever the stream's
-# order or form: named here with the reason, so the test fails both when another row
-# leaks and when one of these stops leaking (then it leaves this list).
+# order or form: named here with the reason. They may gain beyond their interval (on 2
+# seeds the position rule's interval may reach 0 or not); the test fails when another row
+# does, and when one of these no longer gains at all (then it leaves this list).
 KNOWN_LEAKS = {
     "audit-oldest-first": "retention is recall after / recall before interference, and "
                           "interference is newer than its facts by definition: a rule that "
@@ -82,7 +83,7 @@ KNOWN_LEAKS = {
 def test_no_audit_row_gains_beyond_its_interval_on_hard(tmp_path: Path) -> None:
     """The built-in exploit audit: on hard (2 seeds), every audit row against its base on
     the metric it targets, with the paired statistics; a gain beyond the interval fails,
-    but for the rows the metric itself rewards (KNOWN_LEAKS), which must still leak."""
+    but for the rows the metric itself rewards (KNOWN_LEAKS), which must still gain."""
     plugins = default_plugins()
     specs = sorted({*AUDIT_ROWS, *(s.base for s in AUDIT_ROWS.values())})
     result = run_benchmark(RunConfig(
@@ -92,4 +93,6 @@ def test_no_audit_row_gains_beyond_its_interval_on_hard(tmp_path: Path) -> None:
     gains = audit_gains(result)
     assert {g.row for g in gains} == set(AUDIT_ROWS)
     assert all(g.questions > 0 for g in gains)
-    assert {g.row for g in gains if g.leak} == set(KNOWN_LEAKS), "\n".join(format_gains(gains))
+    table = "\n".join(format_gains(gains))
+    assert not [g.row for g in gains if g.leak and g.row not in KNOWN_LEAKS], table
+    assert all((g.effect or 0) > 0 for g in gains if g.row in KNOWN_LEAKS), table
