@@ -9,7 +9,8 @@ BACKEND_PROJECTS := $(sort $(wildcard backends/*/pyproject.toml))
 BACKEND_DIRS := $(patsubst %/pyproject.toml,%,$(BACKEND_PROJECTS))
 TORCH := torch==2.13.0
 
-.PHONY: venv test bench bench-natural bench-encoder bench-locomo sweep lint clean-venv
+.PHONY: venv test bench bench-natural bench-encoder bench-locomo sweep lint docs site chromium \
+  clean-venv
 
 venv: $(STAMP)
 
@@ -19,10 +20,25 @@ $(STAMP): pyproject.toml $(BACKEND_PROJECTS)
 	$(PY) -m pip install --quiet -e '.[dev,dask]' $(foreach d,$(BACKEND_DIRS),-e ./$(d))
 	touch $(STAMP)
 
-test: venv
+test: venv chromium
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/lint-imports
 	$(VENV)/bin/python -m pytest
+
+# The leaderboard site's test renders it in Debian's headless Chromium; installed when
+# missing and this is root on a Debian machine (elsewhere the test skips, saying why).
+chromium:
+	@command -v chromium >/dev/null || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null \
+	  && { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium \
+	  >/dev/null; } || echo "chromium not installed: the site's browser test will skip"; }
+
+# The docs site from docs/ into site/docs (--strict: a broken link or anchor fails).
+docs: venv
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict
+
+# The leaderboard: every published run under reports/, into site/leaderboard.
+site: venv
+	$(VENV)/bin/python -m memory_bench.site reports site/leaderboard
 
 # Every first-party backend, with qdrant and mem0 (the real systems beside our own wrappers),
 # plus faiss-rag with the trivial rule gate (empty, under three words, exact duplicate) as the

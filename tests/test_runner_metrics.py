@@ -136,7 +136,7 @@ def test_records_allow_recomputation_and_file_is_complete(tmp_path: Path) -> Non
     }
     summary = saved.backends[0].summary["recall1_before"]
     assert summary.to_dict() == {"mean": 1.0, "std": 0.0, "ci_low": 1.0, "ci_high": 1.0,
-                                 "n": 2}
+                                 "n": 2, "boot_low": 1.0, "boot_high": 1.0}  # analysed
     assert (cfg.out.parent / "r.pairs").is_dir()  # one file per finished pair
     assert len(list((cfg.out.parent / "r.pairs").glob("*.json"))) == 2
     assert set(saved.scenario.data_hashes) == {"0", "1"}

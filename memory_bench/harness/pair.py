@@ -132,7 +132,7 @@ def _opener(sel: BackendSelection, spec: PairSpec, workdir: Path) -> Callable[[i
         where = workdir if episode == 0 else workdir / f"episode-{episode}"
         where.mkdir(parents=True, exist_ok=True)
         ctx = BackendContext(workdir=where, seed=spec.seed, run_id=spec.run_id, cache_dir=cache)
-        return sel.info.factory(dict(sel.options), ctx)
+        return sel.info.create(sel.options, ctx)
 
     return open_backend
 
