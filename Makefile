@@ -40,13 +40,20 @@ docs: venv
 site: venv
 	$(VENV)/bin/python -m memory_bench.site reports site/leaderboard
 
-# Every first-party backend, with qdrant and mem0 (the real systems beside our own wrappers),
+# Every first-party backend, with qdrant, mem0 and graphiti (the real systems beside our own
+# wrappers; mem0 with its hybrid scoring and, as mem0:scoring=store, with the cosine alone),
 # plus faiss-rag with the trivial rule gate (empty, under three words, exact duplicate) as the
 # gate's reference row. The published scenarios are text-only, so no row reads tags
 # (faiss-rag:supersede=tags would be faiss-rag here).
 # --no-cache: every embedding backend encodes what it stores, so ingest rates are cold.
 BENCH_BACKENDS := rshl faiss-rag faiss-rag-recency faiss-rag:gate=rules chroma qdrant mem0 \
-  bm25 neural-memory
+  mem0:scoring=store graphiti bm25 neural-memory $(AUDIT_BACKENDS)
+# The exploit audit (backends/audit): faiss-rag, faiss-rag-recency or the rule gate plus one
+# rule that reads only the protocol (call order, position, names, form). Each row's gain over
+# its base on the metric it targets is "what reading the protocol buys":
+# python scripts/audit_gains.py RESULT.json
+AUDIT_BACKENDS := audit-query-cache audit-similar-query-cache audit-oldest-first \
+  audit-newest-since-question audit-same-name-newest audit-form-gate
 BENCH_SEEDS := 10
 
 # Where the pairs run: the process executor unless benchmarks/dask_speed.py measures
@@ -75,8 +82,8 @@ bench-encoder: venv
 # absolute path: make bench-locomo LOCOMO=../data/locomo10.json
 # The rule-gate row is left out: the protocol writes no gate set here (there is nothing to
 # refuse), so it would be faiss-rag again.
-LOCOMO_BACKENDS := rshl $(ENCODER_BACKENDS) faiss-rag faiss-rag-recency chroma qdrant mem0 bm25 \
-  neural-memory
+LOCOMO_BACKENDS := rshl $(ENCODER_BACKENDS) faiss-rag faiss-rag-recency chroma qdrant mem0 \
+  mem0:scoring=store graphiti bm25 neural-memory
 
 bench-locomo: venv
 	@test -n "$(LOCOMO)" || { echo "make bench-locomo: give LOCOMO=path/to/locomo10.json" >&2; exit 2; }

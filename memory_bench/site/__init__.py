@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
+from memory_bench.errors import BadInput
 from memory_bench.site.collect import Published, collect
 
 __all__ = ["MARKER", "SiteError", "SiteSummary", "build_site"]
@@ -27,7 +28,7 @@ MARKER = ".memory-bench-site"  # in every directory build_site made: it may repl
 STATIC = ("site.css", "sort.js")
 
 
-class SiteError(ValueError):
+class SiteError(BadInput):
     """Bad input to the builder: one line, nothing written."""
 
 
