@@ -47,7 +47,13 @@ site: venv
 # (faiss-rag:supersede=tags would be faiss-rag here).
 # --no-cache: every embedding backend encodes what it stores, so ingest rates are cold.
 BENCH_BACKENDS := rshl faiss-rag faiss-rag-recency faiss-rag:gate=rules chroma qdrant mem0 \
-  mem0:scoring=store graphiti bm25 neural-memory
+  mem0:scoring=store graphiti bm25 neural-memory $(AUDIT_BACKENDS)
+# The exploit audit (backends/audit): faiss-rag, faiss-rag-recency or the rule gate plus one
+# rule that reads only the protocol (call order, position, names, form). Each row's gain over
+# its base on the metric it targets is "what reading the protocol buys":
+# python scripts/audit_gains.py RESULT.json
+AUDIT_BACKENDS := audit-query-cache audit-similar-query-cache audit-oldest-first \
+  audit-newest-since-question audit-same-name-newest audit-form-gate
 BENCH_SEEDS := 10
 
 # Where the pairs run: the process executor unless benchmarks/dask_speed.py measures
