@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 
 from memory_bench.errors import BadInput
 
-__all__ = ["MISSING", "Reader", "ResultError"]
+__all__ = ["MISSING", "Reader", "ResultError", "is_number"]
 
 T = TypeVar("T")
 
@@ -41,18 +41,43 @@ def _show(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
+def _is_str(v: Any) -> bool:
+    return type(v) is str or isinstance(v, str)
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
 def _is_num(v: Any) -> bool:
-    return isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
+    """A finite number, not a bool (``v - v`` is 0 only for finite floats; fast)."""
+    t = type(v)
+    return t is int or (t is float and v - v == 0) or (
+        t is not bool and isinstance(v, int | float) and math.isfinite(v))
 
 
 class Reader:
-    """A cursor on one JSON value and its path from the document's root."""
+    """A cursor on one JSON value and its path from the document's root.
 
-    __slots__ = ("path", "value")
+    The path is built only when a problem is reported (a result holds millions of
+    values; formatting each one's path up front was most of the reading time).
+    """
 
-    def __init__(self, value: Any, path: str = "") -> None:
+    __slots__ = ("_key", "_parent", "_path", "value")
+
+    def __init__(self, value: Any, path: str = "", *, parent: Reader | None = None,
+                 key: str | int | None = None) -> None:
         self.value = value
-        self.path = path
+        self._path = path if parent is None else None
+        self._parent = parent
+        self._key = key
+
+    @property
+    def path(self) -> str:
+        if self._path is None:
+            assert self._parent is not None and self._key is not None
+            self._path = self._parent._child_path(self._key)
+        return self._path
 
     # -- navigation ---------------------------------------------------------------
 
@@ -78,13 +103,23 @@ class Reader:
         if key not in obj:
             if default is MISSING:
                 raise ResultError(f"{self._child_path(key)}: missing")
-            return Reader(default, self._child_path(key))
-        return Reader(obj[key], self._child_path(key))
+            return Reader(default, parent=self, key=key)
+        return Reader(obj[key], parent=self, key=key)
 
     def items(self) -> list[Reader]:
         if not isinstance(self.value, list):
             raise self.fail(f"expected an array, got {_show(self.value)}")
-        return [Reader(v, self._child_path(i)) for i, v in enumerate(self.value)]
+        return [Reader(v, parent=self, key=i) for i, v in enumerate(self.value)]
+
+    def scalars(self, ok: Callable[[Any], bool], what: str) -> list[Any]:
+        """This value as a list whose every element passes ``ok`` (checked in one pass;
+        the first that fails is reported with its index)."""
+        if not isinstance(self.value, list):
+            raise self.fail(f"expected an array, got {_show(self.value)}")
+        if all(map(ok, self.value)):
+            return list(self.value)
+        i = next(i for i, v in enumerate(self.value) if not ok(v))
+        raise ResultError(f"{self._child_path(i)}: expected {what}, got {_show(self.value[i])}")
 
     # -- typed fields -------------------------------------------------------------
 
@@ -128,21 +163,17 @@ class Reader:
                            "an object or null", None)
 
     def str_list(self, key: str, default: Any = MISSING) -> list[str]:
-        child = self.at(key, default)
-        return [x._check_self(lambda v: isinstance(v, str), "a string") for x in child.items()]
+        return self.at(key, default).scalars(_is_str, "a string")
 
     def num_list(self, key: str, default: Any = MISSING) -> list[float]:
-        child = self.at(key, default)
-        return [float(x._check_self(_is_num, "a number")) for x in child.items()]
+        return [float(v) for v in self.at(key, default).scalars(_is_num, "a number")]
 
     def num_list_self(self) -> list[float]:
         """This value as a list of numbers."""
-        return [float(x._check_self(_is_num, "a number")) for x in self.items()]
+        return [float(v) for v in self.scalars(_is_num, "a number")]
 
     def int_list(self, key: str, default: Any = MISSING) -> list[int]:
-        child = self.at(key, default)
-        return [x._check_self(lambda v: isinstance(v, int) and not isinstance(v, bool),
-                              "an integer") for x in child.items()]
+        return self.at(key, default).scalars(_is_int, "an integer")
 
     def list(self, key: str, read: Callable[[Reader], T], default: Any = MISSING) -> list[T]:
         return [read(x) for x in self.at(key, default).items()]
@@ -151,7 +182,7 @@ class Reader:
                 ) -> dict[str, T]:
         child = self.at(key, default)
         obj = child.obj_value()
-        return {k: read(Reader(v, f"{child.path}.{k}")) for k, v in obj.items()}
+        return {k: read(Reader(v, parent=child, key=k)) for k, v in obj.items()}
 
     def _check_self(self, ok: Callable[[Any], bool], what: str) -> Any:
         if not ok(self.value):
@@ -161,3 +192,6 @@ class Reader:
     def number_or_null(self) -> float | None:
         v = self._check_self(lambda v: v is None or _is_num(v), "a number or null")
         return None if v is None else float(v)
+
+
+is_number = _is_num  # a finite number, not a bool

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from memory_bench.records.reader import Reader
+from memory_bench.records.typed import record_reader
 
 __all__ = [
     "ForgetRecord",
@@ -76,39 +77,12 @@ class ProbeRecord:
         ranks = [r for r in (self.rank(i) for i in ids) if r is not None]
         return min(ranks) if ranks else None
 
-    @classmethod
-    def read(cls, r: Reader) -> ProbeRecord:
-        return cls(
-            tag=r.str("tag"), question=r.str("question"), expected=r.str_list("expected"),
-            returned=r.str_list("returned"), scores=r.num_list("scores"),
-            latency_ms=r.num("latency_ms"), category=r.opt_str("category"),
-            outrank=r.str_list("outrank", default=[]), key=r.opt_str("key"),
-            top_source=r.opt_str("top_source"), top_timestamp=r.opt_str("top_timestamp"),
-            written_source=r.opt_str("written_source"),
-            written_timestamp=r.opt_str("written_timestamp"),
-            hit_sources=r.list("hit_sources", _strings, default=[]),
-            expected_sources=r.list("expected_sources", _opt_string, default=[]),
-            expected_timestamps=r.list("expected_timestamps", _opt_string, default=[]),
-            hit_tokens=r.int_list("hit_tokens", default=[]),
-            answer_ranks=r.int_list("answer_ranks", default=[]),
-            answer_phrases=r.int("answer_phrases", 0),
-            forgotten=r.str_list("forgotten", default=[]),
-        )
-
-
-def _strings(r: Reader) -> list[str]:
-    return [x._check_self(lambda v: isinstance(v, str), "a string") for x in r.items()]
-
 
 def _block(r: Reader) -> list[int]:
     values = r.num_list_self()
     if len(values) != 3 or any(v != int(v) or v < 0 for v in values):
         raise r.fail("expected [first probe, probes, items written], three counts")
     return [int(v) for v in values]
-
-
-def _opt_string(r: Reader) -> str | None:
-    return r._check_self(lambda v: v is None or isinstance(v, str), "a string or null")
 
 
 @dataclass
@@ -121,11 +95,6 @@ class WriteRecord:
     accepted: int
     seconds: float
     rss_bytes: int | None = None
-
-    @classmethod
-    def read(cls, r: Reader) -> WriteRecord:
-        return cls(tag=r.str("tag"), items=r.int("items"), accepted=r.int("accepted"),
-                   seconds=r.num("seconds"), rss_bytes=r.opt_int("rss_bytes"))
 
 
 @dataclass
@@ -140,12 +109,6 @@ class ForgetRecord:
     removed: int
     latency_ms: float
 
-    @classmethod
-    def read(cls, r: Reader) -> ForgetRecord:
-        return cls(tag=r.str("tag"), ids=r.str_list("ids"), source=r.opt_str("source"),
-                   forgotten=r.str_list("forgotten"), removed=r.int("removed"),
-                   latency_ms=r.num("latency_ms"))
-
 
 @dataclass
 class ItemRecord:
@@ -157,11 +120,6 @@ class ItemRecord:
     accepted: bool
     reason: str | None = None
 
-    @classmethod
-    def read(cls, r: Reader) -> ItemRecord:
-        return cls(id=r.str("id"), tag=r.str("tag"), category=r.str("category"),
-                   accepted=r.bool("accepted"), reason=r.opt_str("reason"))
-
 
 @dataclass
 class StrengthRecord:
@@ -171,11 +129,6 @@ class StrengthRecord:
     tag: str
     label: str
     value: float | None
-
-    @classmethod
-    def read(cls, r: Reader) -> StrengthRecord:
-        return cls(id=r.str("id"), tag=r.str("tag"), label=r.str("label"),
-                   value=r.opt_num("value"))
 
 
 @dataclass
@@ -248,3 +201,8 @@ def _plain(records: list[Any]) -> list[dict[str, Any]]:
         names = _NAMES[type(records[0])] = tuple(f.name for f in fields(records[0]))
     return [{n: (list(v) if isinstance(v := getattr(r, n), list) else v) for n in names}
             for r in records]
+
+
+# Each record is read by its fields' type hints (``typed.py``): declared once, above.
+for _cls in (ProbeRecord, WriteRecord, ForgetRecord, ItemRecord, StrengthRecord):
+    _cls.read = staticmethod(record_reader(_cls))  # type: ignore[attr-defined]

@@ -7,11 +7,12 @@ migrated on load (``migrate.py``); the schema written is ``memory-bench/2.0``.
 
 from __future__ import annotations
 
+import gc
 from dataclasses import dataclass, field
 from typing import Any
 
 from memory_bench.metrics.spec import MetricSpec, split_key
-from memory_bench.records.reader import Reader, ResultError
+from memory_bench.records.reader import Reader, ResultError, is_number
 from memory_bench.records.records import Records
 
 __all__ = [
@@ -161,7 +162,12 @@ def _read_curve(r: Reader, width: int) -> list[list[float]]:
 
 def _read_outcomes(r: Reader) -> dict[str, list]:
     keys = r.str_list("keys")
-    values = r.list("values", lambda row: row.num_list_self())
+    rows = r.at("values").value
+    if type(rows) is list and all(type(row) is list and all(map(is_number, row))
+                                  for row in rows):  # one pass; the message path below
+        values = [[float(x) for x in row] for row in rows]
+    else:
+        values = r.list("values", lambda row: row.num_list_self())
     if len(keys) != len(values):
         raise r.fail(f"{len(keys)} keys for {len(values)} rows")
     return {"keys": keys, "values": values}
@@ -422,10 +428,18 @@ class Result:
 
     @classmethod
     def from_dict(cls, data: Any) -> Result:
-        """Validate and build; a 1.x document is migrated first."""
+        """Validate and build; a 1.x document is migrated first. The cyclic garbage
+        collector is paused meanwhile: building some 10⁵ records would otherwise run
+        it hundreds of times over objects that hold no cycle."""
         from memory_bench.results.migrate import migrate
 
-        return cls.read(Reader(migrate(data)))
+        paused = gc.isenabled()
+        gc.disable()
+        try:
+            return cls.read(Reader(migrate(data)))
+        finally:
+            if paused:
+                gc.enable()
 
     @classmethod
     def read(cls, r: Reader) -> Result:
