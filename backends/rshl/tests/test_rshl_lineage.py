@@ -91,3 +91,13 @@ def test_superseded_cells_can_be_hidden(rec) -> None:
     ids = [h.id for h in lat.query("Who does Mara Olsen work for?", 5)]
     assert ids[0] == "t-e2-0000" and "t-e1-0000" not in ids
     assert lat.get("t-e1-0000") is not None  # hidden from results, still kept
+
+
+def test_whom_a_turn_addresses_is_not_its_subject() -> None:
+    from memory_bench_rshl.claims import claim
+
+    assert claim("Caroline: Thanks, Mel! Believe in yourself.").names == ()
+    assert claim("Jon: Hey Gina, I met Ivo Petrov at Acme Foods.").names == (
+        "ivo petrov", "acme foods")
+    assert claim("Wow. Mara Olsen now works for Acme Foods.").names == (
+        "mara olsen", "acme foods")

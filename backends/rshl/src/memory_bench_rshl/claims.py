@@ -7,8 +7,11 @@ approximated from the surface:
 - a dialogue turn opens with its speaker's name and a colon ("Caroline: I went
   ..."). That name is who speaks, not what the claims are about, so it is set
   apart and never a subject key;
-- the *names* of the body are its proper-name spans (``gate.entity_spans``);
-  a subject is a name two claims share;
+- the *names* of the body are its proper-name spans, sentence by sentence
+  (``gate.entity_spans_at``: a capitalised first word is sentence case), less
+  fillers ("Wow", "Thanks") and, in a dialogue turn, vocatives ("Hey Mel!",
+  "Thanks, Caroline."): whom a turn addresses is not what it is about. A
+  subject is a name two claims share;
 - the *relation* is the body's content-word stems outside every name span and
   every number: "{s} works for {v}" -> {work}, "{s} has moved jobs and is now
   employed by {v}" -> {move, job, employ};
@@ -28,13 +31,14 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from memory_bench_rshl.encoder import STOP_WORDS, stem, tokenize
-from memory_bench_rshl.gate import HEADER_WORDS, entity_spans
+from memory_bench_rshl.gate import HEADER_WORDS, entity_spans_at
 
 __all__ = ["Claim", "claim", "new_value", "relation_overlap", "speaker_and_body"]
 
 # "Caroline: ...", "Dr Mara Olsen: ...": one to three capitalised tokens, then a colon.
 _SPEAKER = re.compile(r"^\s*([A-Z][\w'’.-]*(?: [A-Z][\w'’.-]*){0,2}):\s+")
 _NUMBER = re.compile(r"^\d[\d.,:/-]*$")
+_SENTENCE = re.compile(r"(?<=[.!?])\s+")
 
 
 @dataclass(frozen=True)
@@ -59,11 +63,36 @@ def speaker_and_body(text: str) -> tuple[str | None, str]:
     return m.group(1).lower(), text[m.end():]
 
 
+def _names(sentence: str, dialogue: bool) -> list[str]:
+    """A sentence's entity spans, less fillers ("Wow", "Thanks") and, in a dialogue turn,
+    a one-word span opening the sentence (conversation has no headlines: it is sentence
+    case) and the people it addresses: a name set off by a comma or closing on "!" or
+    "?" ("Hey Mel!", "Thanks, Caroline.", "Mel, I ...") is a vocative, not what the turn
+    is about."""
+    from memory_bench_rshl.gate import is_filler
+
+    tokens = sentence.split()
+    out = []
+    for span, start in entity_spans_at(sentence):
+        if all(is_filler(w) for w in span.split()):
+            continue
+        end = start + len(span.split()) - 1
+        if dialogue and start == 0 and end == 0:  # "Believe in yourself!": sentence case
+            continue
+        if dialogue and end < len(tokens) and (
+                tokens[end][-1:] in ",!?" or (start > 0 and tokens[start - 1][-1:] == ",")
+                or (start > 0 and is_filler(tokens[start - 1].strip(",.!?").lower()))):
+            continue
+        out.append(span)
+    return out
+
+
 @lru_cache(maxsize=1 << 16)
 def claim(text: str) -> Claim:
     """The :class:`Claim` of a text (cached: peers are read again at every write)."""
     speaker, body = speaker_and_body(text)
-    names = tuple(dict.fromkeys(entity_spans(body)))
+    names = tuple(dict.fromkeys(n for sentence in _SENTENCE.split(body)
+                                for n in _names(sentence, dialogue=speaker is not None)))
     in_names = {w for n in names for w in tokenize(n)}
     relation, numbers = set(), set()
     for tok in tokenize(body):

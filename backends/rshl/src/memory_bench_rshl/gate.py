@@ -42,6 +42,8 @@ __all__ = [
     "NEAR_DUPLICATE",
     "TOO_SHORT",
     "entity_spans",
+    "entity_spans_at",
+    "is_filler",
     "is_near_duplicate",
     "normalise",
     "refusal",
@@ -167,18 +169,25 @@ def is_near_duplicate(
     return jaccard(content_stems(text_a), content_stems(text_b)) >= min_jaccard
 
 
-def entity_spans(text: str) -> list[str]:
-    """The proper-name spans of a sentence, in order ("mara olsen", "acme foods").
+def entity_spans_at(text: str) -> list[tuple[str, int]]:
+    """The proper-name spans of a sentence with their first token's position, in order.
 
     A one-word span at the start of the sentence is dropped when another span
     follows: every sentence starts with a capital ("Records show that ...").
     """
     spans = name_spans(text)
-    return [
-        span
-        for span, start in spans
-        if not (start == 0 and " " not in span and len(spans) > 1)
-    ]
+    return [(span, start) for span, start in spans
+            if not (start == 0 and " " not in span and len(spans) > 1)]
+
+
+def entity_spans(text: str) -> list[str]:
+    """The proper-name spans of a sentence, in order ("mara olsen", "acme foods")."""
+    return [span for span, _ in entity_spans_at(text)]
+
+
+def is_filler(word: str) -> bool:
+    """A conversational filler ("wow", "thanks", "hey"): never a name, never information."""
+    return stem(word) in _FILLER
 
 
 def text_subject(text: str) -> str | None:
