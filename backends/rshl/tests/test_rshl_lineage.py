@@ -101,3 +101,15 @@ def test_whom_a_turn_addresses_is_not_its_subject() -> None:
         "ivo petrov", "acme foods")
     assert claim("Wow. Mara Olsen now works for Acme Foods.").names == (
         "mara olsen", "acme foods")
+
+
+def test_a_change_cue_links_the_one_known_value_in_other_words(rec) -> None:
+    lat = Lattice(LatticeConfig(dim=2048, supersede="text"))
+    lat.write([rec("t-c-0000", "Acme Foods employs Mara Olsen.", 0)])
+    out = lat.write([rec("t-c-0001", "Mara Olsen now works for Vandelay Industries.", 1)])[0]
+    assert out.supersedes == "t-c-0000"  # no shared relation word, but "now" and one peer
+    lat = Lattice(LatticeConfig(dim=2048, supersede="text"))
+    lat.write([rec("t-c-0002", "Acme Foods employs Mara Olsen.", 0),
+               rec("t-c-0003", "Mara Olsen lives in Lower Rosthwaite.", 1)])
+    out = lat.write([rec("t-c-0004", "Mara Olsen now works for Vandelay Industries.", 2)])[0]
+    assert out.supersedes is None  # two peers, no shared relation word: which one is unknown

@@ -16,7 +16,9 @@ approximated from the surface:
   every number: "{s} works for {v}" -> {work}, "{s} has moved jobs and is now
   employed by {v}" -> {move, job, employ};
 - the *values* are the other names and the numbers: what a new claim about the
-  same subject and relation changes.
+  same subject and relation changes;
+- a *change* cue ("now", "has moved", "renamed", "in fact"): the claim says a
+  value changed, as an update does and a first statement does not.
 
 :func:`relation_overlap` compares two relations (IDF-weighted containment of
 one stem set in the other); the lattice links a new cell to an old one only when they share a
@@ -39,6 +41,13 @@ __all__ = ["Claim", "claim", "new_value", "relation_overlap", "speaker_and_body"
 _SPEAKER = re.compile(r"^\s*([A-Z][\w'’.-]*(?: [A-Z][\w'’.-]*){0,2}):\s+")
 _NUMBER = re.compile(r"^\d[\d.,:/-]*$")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
+# Words and phrases that say a value changed: what an update says and a first statement
+# does not ("Mara Olsen now works for ...", "has moved", "was in fact born in ...").
+_CHANGE_WORDS = frozenset((
+    "now", "new", "newly", "recently", "moved", "changed", "switched", "renamed", "relocated",
+    "corrected", "revised", "updated", "instead", "replaced", "replace", "anymore", "latest",
+    "currently", "transferred", "retrained"))
+_CHANGE_PHRASES = ("in fact", "these days", "no longer")
 
 
 @dataclass(frozen=True)
@@ -49,6 +58,7 @@ class Claim:
     names: tuple[str, ...]
     relation: frozenset[str]
     numbers: frozenset[str]
+    change: bool = False  # says that something changed ("now", "has moved", "renamed")
 
     def values(self, subject: str) -> frozenset[str]:
         """What the claim says about ``subject``: its other names and its numbers."""
@@ -100,7 +110,10 @@ def claim(text: str) -> Claim:
             numbers.add(tok)
         elif tok not in STOP_WORDS and tok not in in_names:
             relation.add(stem(tok))
-    return Claim(speaker, names, frozenset(relation), frozenset(numbers))
+    low = " ".join(tokenize(body))
+    change = bool(_CHANGE_WORDS.intersection(low.split())) or any(
+        p in low for p in _CHANGE_PHRASES)
+    return Claim(speaker, names, frozenset(relation), frozenset(numbers), change)
 
 
 def relation_overlap(a: frozenset[str], b: frozenset[str], idf: Callable[[str], float]) -> float:

@@ -347,6 +347,11 @@ class Lattice:
             score = overlap + s  # the same relation first; the encoder breaks ties
             if score > best_score:
                 best, best_score = r, score
+        if best is None and len(peers) == 1 and claim(cell.text).change \
+                and float(sim[0]) >= c.supersede_text_cosine:
+            # "X now works for Y" when the one thing known of X has another value: the
+            # change cue says which, though the words differ ("Z employs X").
+            return peers[0][0]
         return best
 
     def text_peers(self, row: int) -> list[tuple[int, float]]:
