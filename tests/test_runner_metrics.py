@@ -7,11 +7,12 @@ from pathlib import Path
 import fake_backends
 import pytest
 
-from memory_bench.harness.runner import RunConfig, run_benchmark
+from memory_bench.harness.runner import RunConfig
 from memory_bench.plugins import load_plugins
 from memory_bench.plugins.selection import select_backends
 from memory_bench.results.io import load_result
 from memory_bench.scenarios.spec import load_scenario
+from memory_bench.session.pipeline import execute
 
 
 def _run(tmp_path: Path, specs: list[str], seeds: list[int] | None = None, **overrides):
@@ -25,7 +26,7 @@ def _run(tmp_path: Path, specs: list[str], seeds: list[int] | None = None, **ove
         out=tmp_path / "r.json",
         executor="local",  # in-process: this test is not about isolation
     )
-    return run_benchmark(cfg), cfg
+    return execute(cfg), cfg
 
 
 def _metrics(result, label, seed_index=0):
@@ -108,7 +109,7 @@ def test_records_allow_recomputation_and_file_is_complete(tmp_path: Path) -> Non
     }
     summary = saved.backends[0].summary["recall1_before"]
     assert summary.to_dict() == {"mean": 1.0, "std": 0.0, "ci_low": 1.0, "ci_high": 1.0,
-                                 "n": 2}
+                                 "n": 2, "boot_low": 1.0, "boot_high": 1.0}  # analysed
     assert (cfg.out.parent / "r.pairs").is_dir()  # one file per finished pair
     assert len(list((cfg.out.parent / "r.pairs").glob("*.json"))) == 2
     assert set(saved.scenario.data_hashes) == {"0", "1"}

@@ -28,7 +28,9 @@ from typing import Any, TypeVar
 
 from memory_bench.contract.items import Item
 from memory_bench.contract.options import Option
+from memory_bench.errors import BadInput
 from memory_bench.metrics.retrieval import ASK, TOP_K, WRITE
+from memory_bench.records import strictjson
 from memory_bench.scenarios.generators.overlap import DEFINITION, overlap_stats
 from memory_bench.scenarios.script import (
     UNBOUND_PREFIX,
@@ -62,7 +64,7 @@ T = TypeVar("T")
 _EXAMPLES = 5  # examples kept per kind of quirk, so a reader can check them
 
 
-class DatasetError(ValueError):
+class DatasetError(BadInput):
     """A data file that cannot be used: missing, unreadable, or not the format."""
 
 
@@ -80,10 +82,12 @@ class DataFile:
 
     def json(self, what: str) -> Any:
         try:
-            return json.loads(self.text)
+            return strictjson.loads(self.text)
         except json.JSONDecodeError as exc:
             raise DatasetError(f"{self.name} is not JSON ({exc.msg} at line {exc.lineno}, "
                                f"column {exc.colno}): not a {what} file") from None
+        except strictjson.StrictJSONError as exc:
+            raise DatasetError(f"{self.name}: {exc}: not a {what} file") from None
 
 
 def require_path(params: Mapping[str, Any], what: str, where: str) -> Path:

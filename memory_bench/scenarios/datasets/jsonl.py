@@ -37,6 +37,7 @@ from memory_bench.contract.capabilities import Capability
 from memory_bench.contract.items import parse_timestamp
 from memory_bench.contract.options import Option
 from memory_bench.metrics.retrieval import QUERY_TAGS
+from memory_bench.records import strictjson
 from memory_bench.scenarios.datasets.common import (
     DataFile,
     DatasetError,
@@ -208,13 +209,16 @@ def parse_lines(text: str) -> tuple[Parsed | None, list[Problem]]:
     """The file's lines, checked; ``(None, problems)`` when it has any problem."""
     problems: list[Problem] = []
     raw: list[tuple[int, dict[str, Any]]] = []
-    for n, line in enumerate(text.splitlines(), start=1):
+    for n, line in enumerate(strictjson.json_lines(text), start=1):
         if not line.strip():
             continue
         try:
-            doc = json.loads(line)
+            doc = strictjson.loads(line)
         except json.JSONDecodeError as exc:
             problems.append(Problem(n, f"not JSON: {exc.msg} (column {exc.colno})"))
+            continue
+        except strictjson.StrictJSONError as exc:
+            problems.append(Problem(n, f"not JSON we read: {exc}"))
             continue
         found = _line_problems(n, doc, first=not raw and not problems)
         problems += [Problem(n, m) for m in found]
@@ -223,7 +227,7 @@ def parse_lines(text: str) -> tuple[Parsed | None, list[Problem]]:
     header = raw[0][1] if raw and raw[0][1]["type"] == "header" else None
     body = raw[1:] if header else raw
     if not body and not problems:
-        problems.append(Problem(max(1, len(text.splitlines())),
+        problems.append(Problem(max(1, len(strictjson.json_lines(text))),
                                 "no item: a file needs at least one item and one probe"))
     episode, episodes, lines = 0, [], []
     item_at: dict[tuple[int, str], int] = {}

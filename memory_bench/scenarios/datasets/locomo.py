@@ -273,6 +273,9 @@ def check(params: Mapping[str, Any]) -> str | None:
         data = load(params)
     except DatasetError as exc:
         return str(exc)
+    if not any(q.evidence for c in data.conversations for q in c.questions):
+        return (f"{data.file.name}: no question names evidence that is in the file: "
+                "nothing to score (every metric would be empty)")
     return check_folds(params["folds"], len(data.conversations), "conversations",
                        data.file.name)
 
