@@ -191,6 +191,11 @@ def _parser() -> argparse.ArgumentParser:
     cmp.add_argument("--fail-on-regression", action="store_true",
                      help="exit 1 when any metric of any backend regressed")
 
+    site = sub.add_parser("site", help="build the static leaderboard of every published run")
+    site.add_argument("reports", nargs="?", default=Path("reports"), type=Path,
+                      help="the published results (default: reports)")
+    site.add_argument("out", nargs="?", default=Path("site/leaderboard"), type=Path,
+                      help="the site's directory, replaced whole (default: site/leaderboard)")
     val = sub.add_parser("validate", help="check a memory-bench-jsonl/1 file, line by line")
     val.add_argument("file", type=Path)
     exp = sub.add_parser("export", help="write one seed's script of any scenario as a "

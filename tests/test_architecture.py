@@ -101,7 +101,7 @@ def test_the_terminal_table_fits_the_width_it_is_given() -> None:
 def test_every_published_result_reproduces_from_its_records(path: str) -> None:
     """Every quality value of every published run, recomputed from its per-probe records
     with today's declarations, equals the published one. reinforcementDelta was a numpy
-    mean before metrics were declared once (a Python sum now): the last bit may differ."""
+    mean before metrics were declared once (a Python sum now): the last two bits may differ."""
     from memory_bench.metrics.spec import compute_metrics
     from memory_bench.plugins import load_plugins
     from memory_bench.results.io import load_result
@@ -120,7 +120,7 @@ def test_every_published_result_reproduces_from_its_records(path: str) -> None:
                     continue
                 checked += 1
                 if key.startswith("reinforcementDelta") and value is not None:
-                    assert abs(again[key] - value) <= math.ulp(value), (b.label, key)
+                    assert abs(again[key] - value) <= 2 * math.ulp(value), (b.label, key)
                 else:
                     assert again.get(key) == value, (b.label, run.seed, key)
     assert checked > 100

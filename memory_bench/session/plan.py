@@ -120,7 +120,8 @@ def naming_broken(exc: SelectionError, loaded: LoadedPlugins) -> SelectionError:
 
 
 def _fresh(req: RunRequest, loaded: LoadedPlugins) -> dict:
-    scenario = load_scenario(req.scenario or DEFAULT_SCENARIO, overrides(req.sets),
+    scenario = load_scenario(DEFAULT_SCENARIO if req.scenario is None else req.scenario,
+                             overrides(req.sets),
                              registry=loaded.scenarios)
     selections = select_backends(loaded.registry, list(req.backends))
     seeds = [req.seed] if req.seed is not None else scenario.seed_list(req.seeds)
