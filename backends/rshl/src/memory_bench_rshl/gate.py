@@ -14,7 +14,8 @@ never on its form (final punctuation, capitals or length alone decide nothing):
   come from the vocabulary of signatures, disclaimers and notices (email,
   unsubscribe, confidential, attachment, regards, ...);
 - ``fragment``: one clause whose last word is a function word that needs a
-  complement (a preposition, article, auxiliary: "Mara Olsen was born in"): it
+  complement (a preposition, article, auxiliary, or "called"/"named": "Mara
+  Olsen was born in", "Her dog is called."): it
   stops before its value. A question ("Who did you go with?") is complete, and
   a turn of several sentences has stated something before it trails off.
 
@@ -108,7 +109,9 @@ HEADER_WORDS = _BOILERPLATE | _lexicon("""
 _DANGLING = _words("""
     a an the of to in on at by for from with into onto upon about as than is are was
     were be been being am has have had do does did will would shall should can could may
-    might must and or but nor whose its their my our your
+    might must and or but nor whose its their my our your under over after before behind
+    near via toward towards across against among through within without called named
+    titled dubbed
 """)
 _SENTENCE_BREAK = re.compile(r"[.!?;]\s")
 
