@@ -16,10 +16,12 @@ none is taken), and records, from the scenario's answer key:
   (no candidate scan, no strength, no lineage): recall@1 of the fact probes,
   and the share of update probes whose new item outscores the old;
 - every accepted write: the cells text-only supersession may link it to (current
-  cells sharing a proper name) and their similarities; the right answer is the
-  old fact for an update (its ``update`` probe's ``outrank`` id), nothing else.
-  A threshold t links the most similar candidate when its similarity is >= t;
-  the chosen t maximises right links minus wrong ones (a wrong link halves a
+  cells sharing a name with a new value for it, ``Lattice.text_peers``), their
+  relation overlap and their similarities; the right answer is the old fact for
+  an update (its ``update`` probe's ``outrank`` id), nothing else. A pair of
+  thresholds (relation overlap r, similarity t) links the candidate with the
+  highest overlap + similarity among those with both at least their threshold;
+  the chosen pair maximises right links minus wrong ones (a wrong link halves a
   fact's score, a missed one only leaves the old value unmarked);
 - every pair of a write and an earlier cell whose content words overlap enough
   to merge (Jaccard >= ``merge_jaccard``): its similarity, positive if the write
@@ -68,7 +70,8 @@ from memory_bench.scenarios.script import Probe, Reset, Write
 from memory_bench.scenarios.spec import load_scenario
 
 WEIGHTS = [round(0.05 * i, 2) for i in range(21)]
-THRESHOLDS = [round(-0.2 + 0.01 * i, 2) for i in range(121)]
+THRESHOLDS = [round(-0.2 + 0.02 * i, 2) for i in range(61)]
+RELATION_THRESHOLDS = [round(0.05 * i, 2) for i in range(1, 21)]
 
 
 @dataclass
@@ -77,8 +80,10 @@ class Observations:
 
     hits: dict[float, list[bool]] = field(default_factory=lambda: {w: [] for w in WEIGHTS})
     wins: dict[float, list[bool]] = field(default_factory=lambda: {w: [] for w in WEIGHTS})
-    # (lexical sims, dense sims, index of the right candidate or -1, is an update)
-    links: list[tuple[np.ndarray, np.ndarray, int, bool]] = field(default_factory=list)
+    # (relation overlaps, lexical sims, dense sims, index of the right candidate or -1,
+    # is an update)
+    links: list[tuple[np.ndarray, np.ndarray, np.ndarray, int, bool]] = field(
+        default_factory=list)
     # (lexical sim, dense sim, positive)
     merges: list[tuple[float, float, bool]] = field(default_factory=list)
     updates_unreachable: int = 0  # updates whose old fact shares no name with them
@@ -118,14 +123,16 @@ def _write(lat: Lattice, step: Write, update_of: dict[str, str], stems: dict[int
         if row is None:
             continue
         enc = lat.index.encoding(row)
-        peers = lat.text_peers(row)
+        found = lat.text_peers(row)
+        peers = [r for r, _ in found]
+        overlaps = np.asarray([o for _, o in found])
         truth = update_of.get(rec.id)
         right = lat.row_of(truth) if truth else None
         if truth and right not in peers:
             obs.updates_unreachable += 1
         if peers:
             idx = np.asarray(peers)
-            obs.links.append((lat.index.cosine(enc.lexical, idx),
+            obs.links.append((overlaps, lat.index.cosine(enc.lexical, idx),
                               lat.index.dense_cosine(enc.dense, idx),
                               peers.index(right) if right in peers else -1, truth is not None))
         mine = set(content_stems(rec.text))
@@ -164,29 +171,39 @@ def _sim(lex: np.ndarray | float, den: np.ndarray | float, kind: str, w: float) 
     return {"lexical": lex, "dense": den}.get(kind, (1.0 - w) * lex + w * den)
 
 
+def _linked(overlap: np.ndarray, sim: np.ndarray, rel_t: float, sim_t: float) -> int:
+    """The candidate the lattice links (``Lattice._superseded_row``), or -1."""
+    ok = (overlap >= rel_t) & (sim >= sim_t)
+    if not ok.any():
+        return -1
+    return int(np.argmax(np.where(ok, overlap + sim, -np.inf)))
+
+
 def supersession(obs: Sequence[Observations], kind: str, w: float) -> dict[str, Any]:
-    """Right, wrong and missed links at every threshold; the best threshold's range."""
+    """Right, wrong and missed links at every (relation, similarity) threshold pair; the best
+    pair (most right minus wrong; the middle of the best similarity range at the best
+    relation threshold)."""
     rows = []
-    for t in THRESHOLDS:
-        right = wrong = missed = 0
-        for o in obs:
-            for lex, den, truth, is_update in o.links:
-                sim = _sim(lex, den, kind, w)
-                best = int(np.argmax(sim))
-                linked = sim[best] >= t
-                if linked and best == truth:
-                    right += 1
-                elif linked:
-                    wrong += 1
-                if is_update and truth >= 0 and not (linked and best == truth):
-                    missed += 1
-        rows.append({"t": t, "right": right, "wrong": wrong, "missed": missed,
-                     "score": right - wrong})
+    for rel_t in RELATION_THRESHOLDS:
+        for t in THRESHOLDS:
+            right = wrong = missed = 0
+            for o in obs:
+                for overlap, lex, den, truth, is_update in o.links:
+                    best = _linked(overlap, _sim(lex, den, kind, w), rel_t, t)
+                    if best >= 0 and best == truth:
+                        right += 1
+                    elif best >= 0:
+                        wrong += 1
+                    if is_update and truth >= 0 and best != truth:
+                        missed += 1
+            rows.append({"relation": rel_t, "t": t, "right": right, "wrong": wrong,
+                         "missed": missed, "score": right - wrong})
     top = max(r["score"] for r in rows)
-    best = [r for r in rows if r["score"] == top]
+    best_rel = min(r["relation"] for r in rows if r["score"] == top)
+    best = [r for r in rows if r["score"] == top and r["relation"] == best_rel]
     chosen = best[len(best) // 2]  # the middle of the best range: least fragile
     return {"chosen": chosen, "best_range": [best[0]["t"], best[-1]["t"]],
-            "reachable_updates": sum(1 for o in obs for _, _, tr, up in o.links if up and tr >= 0),
+            "reachable_updates": sum(1 for o in obs for *_, tr, up in o.links if up and tr >= 0),
             "unreachable_updates": sum(o.updates_unreachable for o in obs), "sweep": rows}
 
 
@@ -330,14 +347,15 @@ def _print(out: dict[str, Any]) -> None:
                  for s in scen]
         print(f"| {x:.2f}{' *' if x == w else ''} | " + " | ".join(cells) + " |")
     print(f"\nchosen dense_weight: {w}")
-    print("\n| encoder | supersede threshold | best range | right | wrong | missed | "
-          "reachable updates | unreachable | merge negatives | max negative | positives | "
+    print("\n| encoder | relation threshold | supersede threshold | best range | right | wrong | "
+          "missed | reachable updates | unreachable | merge negatives | max negative | positives | "
           "min positive |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for k in ("lexical", "dense", "hybrid"):
         s, m = out["supersession"][k], out["merging"][k]
         c = s["chosen"]
-        print(f"| {k} | {c['t']:.2f} | {s['best_range'][0]:.2f}..{s['best_range'][1]:.2f} | "
+        print(f"| {k} | {c['relation']:.2f} | {c['t']:.2f} | "
+              f"{s['best_range'][0]:.2f}..{s['best_range'][1]:.2f} | "
               f"{c['right']} | {c['wrong']} | {c['missed']} | {s['reachable_updates']} | "
               f"{s['unreachable_updates']} | {m['negatives']} | {_fmt(m['max_negative'])} | "
               f"{m['positives']} | {_fmt(m['min_positive'])} |")

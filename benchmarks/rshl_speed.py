@@ -19,9 +19,14 @@ Not a test: a measurement, printed as tables (and written as JSON with --out).
    faiss runs on one thread, like numpy.
 3. Bytes per cell: the index arrays, the Python cell records (tracemalloc) and
    the saved directory, for a lattice holding one default-scenario seed.
+4. Ingest: items/s writing the scale scenario's items (train seed 100) into a
+   fresh lexical lattice at two sizes in one sitting (5,000 and 20,000: their
+   ratio says whether a write's cost grows with the store), and traced memory
+   per cell at 10^5 items.
 
     python benchmarks/rshl_speed.py                    # everything (about 5 minutes)
     python benchmarks/rshl_speed.py --sizes 1000,10000 --queries 100
+    python benchmarks/rshl_speed.py --skip encode,bytes,latency     # ingest only
 """
 
 from __future__ import annotations
@@ -226,6 +231,63 @@ def bench_bytes() -> dict[str, Any]:
     }
 
 
+def _scale_records(n: int, seed: int = 100) -> list[Record]:
+    """The first ``n`` items the scale scenario writes at size ``n`` (a train seed), in order."""
+    from memory_bench.harness.pair import generate_script
+    from memory_bench.plugins import load_plugins
+    from memory_bench.scenarios.script import Write
+    from memory_bench.scenarios.spec import load_scenario
+
+    plugins = load_plugins(autoload=True)
+    spec = load_scenario("scale", {"size": n}, registry=plugins.scenarios)
+    script = generate_script(plugins, spec.ref(), seed).bind("bench-speed-")
+    items = [i for step in script.steps if isinstance(step, Write) for i in step.items]
+    return [Record(i.id, i.text, i.source, i.timestamp, i.region) for i in items[:n]]
+
+
+def _ingest(records: list[Record], batch: int, trace: bool = False) -> dict[str, Any]:
+    """Write ``records`` in batches into a fresh lexical lattice (supersede=text: no tags)."""
+    if trace:
+        tracemalloc.start()
+    lat = Lattice(LatticeConfig(supersede="text"))
+    t = time.perf_counter()
+    for s in range(0, len(records), batch):
+        lat.write(records[s : s + batch])
+    dt = time.perf_counter() - t
+    out = {"items": len(records), "seconds": dt, "items_per_s": len(records) / dt,
+           "cells": lat.live_count(), "loadavg_1min": os.getloadavg()[0]}
+    if trace:
+        current, _ = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+        cache = sum(v.nbytes + 100 for v in lat.encoder._cache.values())
+        out["traced_bytes_per_cell"] = current / out["cells"]
+        out["traced_bytes_per_cell_without_vector_cache"] = (current - cache) / out["cells"]
+        out["index_bytes_per_row"] = lat.index.nbytes_per_row()
+    return out
+
+
+def bench_ingest(small: int, large: int, memory_at: int, batch: int) -> dict[str, Any]:
+    """Ingest rate at ``small`` and ``large`` items in one sitting, and memory at ``memory_at``."""
+    records = _scale_records(max(large, memory_at))
+    a = _ingest(records[:small], batch)
+    print(f"  {small:>9,} items: {a['items_per_s']:8.0f} items/s  load {a['loadavg_1min']:.1f}",
+          flush=True)
+    b = _ingest(records[:large], batch)
+    print(f"  {large:>9,} items: {b['items_per_s']:8.0f} items/s  load {b['loadavg_1min']:.1f}",
+          flush=True)
+    out: dict[str, Any] = {"small": a, "large": b, "ratio": b["items_per_s"] / a["items_per_s"]}
+    print(f"  rate at {large:,} / rate at {small:,}: {out['ratio']:.2f}", flush=True)
+    if memory_at:
+        m = _ingest(records[:memory_at], batch, trace=True)
+        out["memory"] = m
+        print(f"  {memory_at:>9,} items (traced): {m['items_per_s']:8.0f} items/s, "
+              f"{m['traced_bytes_per_cell']:,.0f} B per cell traced, "
+              f"{m['traced_bytes_per_cell_without_vector_cache']:,.0f} B without the feature "
+              f"vector cache, index {m['index_bytes_per_row']:,} B per row, "
+              f"load {m['loadavg_1min']:.1f}", flush=True)
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--sizes", default="1000,10000,100000,1000000")
@@ -236,7 +298,13 @@ def main() -> None:
     ap.add_argument("--torch-threads", type=int, default=1)
     ap.add_argument("--sketch-bits", type=int, default=1024)
     ap.add_argument("--prefilter", type=int, default=4096)
-    ap.add_argument("--skip", default="", help="comma list of encode,latency,bytes to skip")
+    ap.add_argument("--skip", default="",
+                    help="comma list of encode,latency,bytes,ingest to skip")
+    ap.add_argument("--ingest-sizes", default="5000,20000",
+                    help="ingest rate measured at these two sizes, in one sitting")
+    ap.add_argument("--memory-at", type=int, default=100_000,
+                    help="traced memory per cell after ingesting this many items (0: skip)")
+    ap.add_argument("--write-batch", type=int, default=256)
     ap.add_argument("--out", type=Path)
     args = ap.parse_args()
     skip = set(filter(None, args.skip.split(",")))
@@ -262,6 +330,11 @@ def main() -> None:
         print("\nbytes per cell (D=4096):")
         for key, v in b.items():
             print(f"  {key:40s} {v:12,.0f}")
+    if "ingest" not in skip:
+        small, large = (int(x) for x in args.ingest_sizes.split(","))
+        print(f"\ningest, lexical lattice, scale scenario items (train seed 100), "
+              f"batches of {args.write_batch}:")
+        report["ingest"] = bench_ingest(small, large, args.memory_at, args.write_batch)
     if "latency" not in skip:
         try:
             import faiss

@@ -94,9 +94,9 @@ def test_the_lattice_mechanisms_run_unchanged_on_dense_vectors(embedder, facts, 
     out = lat.write([rec("t-g-0000", "  ", 20), rec("t-g-0001", "too short", 21),
                      rec("t-g-0002", facts[0][0], 22)])
     assert [o.reason for o in out] == ["empty", "too_short", "duplicate"]
-    # text-only supersession with the dense similarity and its calibrated threshold (0.59):
+    # text-only supersession with the dense similarity and its calibrated thresholds:
     # another fact about the same person is not an update; the new employer is
-    assert lat.config.supersede_text_cosine == 0.59
+    assert (lat.config.supersede_text_cosine, lat.config.supersede_relation) == (0.54, 0.25)
     other = lat.write([rec("t-e3-0000", "Mara Olsen collects antique maps of the Baltic.", 29)])
     assert other[0].accepted and other[0].supersedes is None
     new = lat.write([rec("t-e2-0000", "Mara Olsen now works for Initech.", 30)])[0]

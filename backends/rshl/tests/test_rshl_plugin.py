@@ -122,6 +122,7 @@ def test_thresholds_follow_the_encoder_unless_given() -> None:
         assert config.encoder == kind
         assert config.merge_cosine == CALIBRATED[kind]["merge_cosine"]
         assert config.supersede_text_cosine == CALIBRATED[kind]["supersede_text_cosine"]
+        assert config.supersede_relation == CALIBRATED[kind]["supersede_relation"]
     given = resolve_options("rshl", info.options, {"encoder": "dense", "merge_cosine": "0.5",
                                                    "supersede_cosine": "0.4"})
     config = config_from_options(given)
@@ -129,13 +130,16 @@ def test_thresholds_follow_the_encoder_unless_given() -> None:
     # the result's manifest records the thresholds that ran, given or calibrated
     ran = info.manifest(given)
     assert ran["similarity"] == {"encoder": "dense", "merge_cosine": 0.5,
-                                 "supersede_cosine": 0.4}
+                                 "supersede_cosine": 0.4,
+                                 "supersede_relation": CALIBRATED["dense"]["supersede_relation"]}
     assert ran["embedding_model"]["name"] == "all-MiniLM-L6-v2"
     hybrid = info.manifest(resolve_options("rshl", info.options, {"encoder": "hybrid"}))
     assert hybrid["similarity"] == {"encoder": "hybrid", "dense_weight": 0.65,
                                     **{"merge_cosine": CALIBRATED["hybrid"]["merge_cosine"],
                                        "supersede_cosine":
-                                       CALIBRATED["hybrid"]["supersede_text_cosine"]}}
+                                       CALIBRATED["hybrid"]["supersede_text_cosine"],
+                                       "supersede_relation":
+                                       CALIBRATED["hybrid"]["supersede_relation"]}}
     assert "embedding_model" not in info.manifest(resolve_options("rshl", info.options, {}))
     # the embedding options are the shared embedder's, as faiss-rag declares them
     from memory_bench_embed import embedding_options

@@ -17,7 +17,8 @@ __all__ = ["RshlBackend", "config_from_options", "embedding_identity"]
 _DAY = 86_400.0
 # The lattice settings the options set (half_life_days is half_life_s).
 _FIELDS = ("dim", "seed", "encoder", "dense_weight", "min_words", "merge_cosine",
-           "merge_jaccard", "supersede", "supersede_text_cosine", "superseded_factor",
+           "merge_jaccard", "supersede", "supersede_text_cosine", "supersede_relation",
+           "superseded_factor",
            "show_superseded", "initial_strength", "eta", "half_life_s", "strength_weight",
            "prune_floor", "candidates", "sketch_bits", "prefilter", "reinforce")
 
@@ -39,6 +40,7 @@ def config_from_options(options: dict[str, Any]) -> LatticeConfig:
         merge_jaccard=float(options["merge_jaccard"]),
         supersede_text_cosine=_calibrated(options, "supersede_cosine", "supersede_text_cosine"),
         supersede=str(options["supersede"]),
+        supersede_relation=_calibrated(options, "supersede_relation", "supersede_relation"),
         superseded_factor=float(options["superseded_factor"]),
         show_superseded=bool(options["show_superseded"]),
         initial_strength=float(options["initial_strength"]),

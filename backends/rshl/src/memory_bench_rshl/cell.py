@@ -18,7 +18,7 @@ def from_epoch(t: float) -> datetime:
     return datetime.fromtimestamp(t, tz=UTC)
 
 
-@dataclass
+@dataclass(slots=True)  # no per-object __dict__: a lattice holds one per item
 class Provenance:
     """Where one written item came from; a merged cell keeps one per item."""
 
@@ -40,7 +40,7 @@ class Provenance:
         return cls(d["id"], d["source"], datetime.fromisoformat(d["timestamp"]), d["norm"])
 
 
-@dataclass
+@dataclass(slots=True)
 class Cell:
     """One stored fact. ``provenance[0]`` is the item the cell is named after.
 

@@ -152,7 +152,8 @@ class Encoder:
     """Deterministic feature extraction and hypervector bundling: the ``lexical`` encoder.
 
     ``dim`` must be a multiple of 64 (codes are packed into uint64 words).
-    The feature-vector cache is bounded by ``cache_size`` entries. It is a
+    The feature-vector cache (packed bits, D/8 bytes an entry: 100 MB at most at
+    D = 4096) is bounded by ``cache_size`` entries. It is a
     :class:`~memory_bench_rshl.encoding.TextEncoder` (the lattice's interface)
     and usable on its own (``encode``).
     """
@@ -171,7 +172,7 @@ class Encoder:
         adjacent_weight: float = 1.2,
         ngram_weight: float = 0.25,
         name_weight: float = 2.0,
-        cache_size: int = 60_000,
+        cache_size: int = 200_000,
     ) -> None:
         if dim % 64:
             raise ValueError(f"dim must be a multiple of 64, got {dim}")
@@ -217,27 +218,36 @@ class Encoder:
         return out
 
     # -- random index vectors --------------------------------------------
-    def _random(self, key: str) -> np.ndarray:
+    def _random_bits(self, key: str) -> np.ndarray:
+        """A feature's random vector as D/8 packed bits (bit set = +1)."""
         raw = hashlib.shake_256(self._salt + key.encode("utf-8")).digest(self.dim // 8)
-        bits = np.unpackbits(np.frombuffer(raw, dtype=np.uint8))
-        return (bits.astype(np.int8) * 2 - 1).astype(np.int8)
+        return np.frombuffer(raw, dtype=np.uint8)
 
-    def vector(self, feature: str) -> np.ndarray:
-        """The bipolar (+1/-1, int8) vector of a feature; pairs are bound products."""
+    def bits(self, feature: str) -> np.ndarray:
+        """The packed bits of a feature's bipolar vector.
+
+        A pair is the bound product of its words' vectors: +1 where they agree, the
+        XNOR of their bits, computed here and never cached, so the cache holds words,
+        names and trigrams only (a vocabulary that grows slowly, where pairs grow with
+        every new text); each entry is D/8 bytes, not D.
+        """
+        if feature.startswith("p:"):
+            a, b = feature[2:].split("|", 1)
+            return ~(self.bits("w:" + a) ^ self.bits("w:" + b))
         v = self._cache.get(feature)
         if v is not None:
             return v
-        if feature.startswith("p:"):
-            a, b = feature[2:].split("|", 1)
-            v = self.vector("w:" + a) * self.vector("w:" + b)
-        else:
-            v = self._random(feature)
+        v = self._random_bits(feature)
         if len(self._cache) >= self.cache_size:
             # Drop the older half: insertion order approximates recency well enough.
             for k in list(self._cache)[: self.cache_size // 2]:
                 del self._cache[k]
         self._cache[feature] = v
         return v
+
+    def vector(self, feature: str) -> np.ndarray:
+        """The bipolar (+1/-1, int8) vector of a feature; pairs are bound products."""
+        return np.unpackbits(self.bits(feature)).astype(np.int8) * 2 - 1
 
     # -- bundling ---------------------------------------------------------
     def weights(self, features: dict[str, float], stats: IdfStats | None) -> dict[str, float]:
@@ -250,15 +260,40 @@ class Encoder:
         return out
 
     def accumulate(self, weights: dict[str, float]) -> np.ndarray:
-        """The float32 accumulator: the weighted sum of the feature vectors."""
+        """The float32 accumulator: the weighted sum of the feature vectors.
+
+        With bits b in {0, 1} and v = 2b - 1: sum w v = 2 (sum w b) - sum w.
+        """
         if not weights:
             return np.zeros(self.dim, dtype=np.float32)
         keys = list(weights)
-        mat = np.stack([self.vector(k) for k in keys])
         w = np.fromiter((weights[k] for k in keys), dtype=np.float32, count=len(keys))
+        # Pairs in one vectorised XNOR of their words' rows, the rest from the cache.
+        rows: dict[str, int] = {}
+        single: list[np.ndarray] = []
+        ia, ib, at = [], [], []
+        for j, k in enumerate(keys):
+            if k.startswith("p:"):
+                a, b = k[2:].split("|", 1)
+                for word in ("w:" + a, "w:" + b):
+                    if word not in rows:
+                        rows[word] = len(single)
+                        single.append(self.bits(word))
+                ia.append(rows["w:" + a])
+                ib.append(rows["w:" + b])
+                at.append(j)
+        packed = np.empty((len(keys), self.dim // 8), dtype=np.uint8)
+        if at:
+            words = np.stack(single)
+            packed[at] = ~(words[ia] ^ words[ib])
+        rest = [j for j, k in enumerate(keys) if not k.startswith("p:")]
+        if rest:
+            packed[rest] = np.stack([self.bits(keys[j]) for j in rest])
+        bits = np.unpackbits(packed, axis=1)
         # einsum, not ``@``: a BLAS GEMV this small gains nothing from threads, and
         # OpenBLAS threads on a busy machine made it ten times slower.
-        return np.einsum("f,fd->d", w, mat.astype(np.float32))
+        acc = np.einsum("f,fd->d", w, bits.astype(np.float32))
+        return acc * np.float32(2.0) - np.float32(w.sum(dtype=np.float32))
 
     def encode(self, text: str, stats: IdfStats | None = None) -> np.ndarray:
         """Text -> float32 accumulator of shape (dim,)."""

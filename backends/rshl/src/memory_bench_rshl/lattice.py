@@ -36,13 +36,14 @@ from typing import Any
 import numpy as np
 
 from memory_bench_rshl.cell import Cell, Provenance, to_epoch
+from memory_bench_rshl.claims import claim, new_value, relation_overlap
 from memory_bench_rshl.config import LatticeConfig
-from memory_bench_rshl.encoder import IdfStats, name_spans
+from memory_bench_rshl.encoder import IdfStats, content_stems
 from memory_bench_rshl.encoding import Encoding, TextEncoder, make_encoder
 from memory_bench_rshl.gate import (
     DUPLICATE,
     DUPLICATE_ID,
-    entity_spans,
+    NEAR_DUPLICATE,
     is_near_duplicate,
     normalise,
     refusal,
@@ -52,6 +53,9 @@ from memory_bench_rshl.index import CodeIndex
 from memory_bench_rshl.strength import decayed, reinforced
 
 __all__ = ["Lattice", "Recall", "Record", "WriteOutcome"]
+
+_PEERS_PER_NAME = 64  # text supersession reads at most this many newest cells per name
+_MERGE_PER_STEM = 1024  # the merge check reads at most this many newest cells per stem
 
 
 @dataclass(frozen=True)
@@ -125,7 +129,8 @@ class Lattice:
         self._row_of: dict[str, int] = {}  # every stored item id -> row
         self._norm_text: dict[str, int] = {}  # normalised text -> row
         self._by_key: dict[tuple[str, str], int] = {}  # (subject, relation) -> newest row
-        self._by_name: dict[str, list[int]] = {}  # capitalised name span -> rows
+        # The inverted index: "n:" + name span and "w:" + content stem -> rows, oldest first.
+        self._postings: dict[str, list[int]] = {}
         self.host_rows = 0  # rows [0, host_rows) are the host's (``as_guest``)
         self._host: _HostState | None = None
 
@@ -180,6 +185,7 @@ class Lattice:
         pending: list[tuple[int, Record, str, dict[str, float]]] = []
         for i, rec in enumerate(records):
             norm = normalise(rec.text)
+            norm = rec.text if norm == rec.text else norm  # one string, not two equal ones
             reason = refusal(rec.text, c.min_words, self._norm_text)
             if reason is None and norm in batch_texts:
                 reason = DUPLICATE
@@ -207,9 +213,13 @@ class Lattice:
         self.now = max(self.now, t)
         enc = self.encoder.encoding(feats, self.stats, vector)
         dup = self._near_duplicate(rec.text, enc)
+        if dup is None:
+            dup = self._restated_row(rec.text, enc)
         if dup is not None:
-            self.stats.remove(feats)  # a merged item adds no document
+            self.stats.remove(feats)  # a merged (or refused) item adds no document
             cell = self._cell(dup)
+            if rec.source in cell.sources():  # its own source again: nothing new
+                return WriteOutcome(rec.id, False, NEAR_DUPLICATE)
             cell.provenance.append(Provenance(rec.id, rec.source, rec.timestamp, norm))
             self._row_of[rec.id] = dup
             self._norm_text[norm] = dup
@@ -245,20 +255,29 @@ class Lattice:
         for p in cell.provenance:
             self._row_of[p.id] = row
             self._norm_text[p.norm] = row
-        for span in self._names(cell):
-            self._by_name.setdefault(span, []).append(row)
+        for key in self._keys(cell):
+            self._postings.setdefault(key, []).append(row)
 
     @staticmethod
-    def _names(cell: Cell) -> set[str]:
-        return {span for span, _ in name_spans(cell.text)}
+    def _keys(cell: Cell) -> list[str]:
+        """The inverted index's keys of a cell: its claim's names (a dialogue turn's speaker
+        is not one) and its content stems."""
+        return [*("n:" + n for n in claim(cell.text).names),
+                *("w:" + w for w in dict.fromkeys(content_stems(cell.text)))]
 
     def similarity(self, q: Encoding, rows: np.ndarray) -> np.ndarray:
         """The encoder's similarity of ``q`` to ``rows``: every mechanism reads this one."""
         return self.encoder.similarity(self.index, q, rows)
 
     def _near_duplicate(self, text: str, enc: Encoding) -> int | None:
+        """The cell ``text`` restates (``gate.is_near_duplicate``), or None.
+
+        Candidates come from the inverted index, not a scan: a cell whose content
+        stems have Jaccard >= t with the text's n stems holds at least ceil(t n) of
+        them, so it holds one of any n - ceil(t n) + 1; the rarest are looked up.
+        """
         c = self.config
-        rows = self.index.candidates(enc.code, 4, self.guest_mask())
+        rows = self._merge_candidates(text, enc)
         if len(rows) == 0:
             return None
         cos = self.similarity(enc, rows)
@@ -267,6 +286,39 @@ class Lattice:
             cell = self._cell(row)
             if is_near_duplicate(text, cell.text, float(cos[j]), c.merge_cosine, c.merge_jaccard):
                 return row
+        return None
+
+    def _merge_candidates(self, text: str, enc: Encoding) -> np.ndarray:
+        stems = list(dict.fromkeys(content_stems(text)))
+        if not stems or self.config.merge_jaccard <= 0:  # no overlap needed: the code scan
+            return self.index.candidates(enc.code, 4, self.guest_mask())
+        need = len(stems) - math.ceil(self.config.merge_jaccard * len(stems) - 1e-9) + 1
+        lists = sorted((self._postings.get("w:" + w, []) for w in stems), key=len)[:need]
+        found = {r for rows in lists for r in rows[-_MERGE_PER_STEM:]}
+        mask = self.guest_mask()
+        return np.asarray(sorted(r for r in found if not mask[r]), dtype=np.int64)
+
+    def _restated_row(self, text: str, enc: Encoding) -> int | None:
+        """The live cell ``text`` restates in other words, or None: the same names and
+        numbers (two at least: a subject and a value), no speaker on either, and a
+        similarity of at least ``supersede_text_cosine`` ("Acme Foods employs Mara Olsen"
+        restates "Mara Olsen works for Acme Foods")."""
+        new = claim(text)
+        if new.speaker is not None or len(new.names) + len(new.numbers) < 2:
+            return None
+        names, mask = set(new.names), self.guest_mask()
+        seen: set[int] = set()
+        for subject in new.names:
+            for r in self._postings.get("n:" + subject, [])[-_PEERS_PER_NAME:]:
+                if r in seen or mask[r]:
+                    continue
+                seen.add(r)
+                old = claim(self._cell(r).text)
+                if (old.speaker is None and set(old.names) == names
+                        and old.numbers == new.numbers):
+                    sim = float(self.similarity(enc, np.asarray([r]))[0])
+                    if sim >= self.config.supersede_text_cosine:
+                        return r
         return None
 
     def _superseded_row(self, row: int, rec: Record, enc: Encoding) -> int | None:
@@ -286,29 +338,49 @@ class Lattice:
         peers = self.text_peers(row)
         if not peers:
             return None
-        cos = self.similarity(enc, np.asarray(peers))
-        best = int(np.argmax(cos))
-        return peers[best] if cos[best] >= c.supersede_text_cosine else None
+        rows = np.asarray([r for r, _ in peers])
+        sim = self.similarity(enc, rows)
+        best, best_score = None, -math.inf
+        for (r, overlap), s in zip(peers, sim.tolist(), strict=True):
+            if overlap < c.supersede_relation or s < c.supersede_text_cosine:
+                continue
+            score = overlap + s  # the same relation first; the encoder breaks ties
+            if score > best_score:
+                best, best_score = r, score
+        if best is None and len(peers) == 1 and claim(cell.text).change \
+                and float(sim[0]) >= c.supersede_text_cosine:
+            # "X now works for Y" when the one thing known of X has another value: the
+            # change cue says which, though the words differ ("Z employs X").
+            return peers[0][0]
+        return best
 
-    def text_peers(self, row: int) -> list[int]:
-        """The cells text-only supersession may link ``row`` to: current, the guest's,
-        sharing a proper name with it; the most similar wins if similar enough.
+    def text_peers(self, row: int) -> list[tuple[int, float]]:
+        """The cells text-only supersession may link ``row`` to, with their relation overlap:
+        current, the guest's, sharing a name with it (a subject) and saying something else of
+        that name (a new value, ``claims.new_value``).
 
-        Which name is the subject cannot be told from text alone ("{v} is the
-        birthplace of {s}"), so any shared name qualifies and similarity decides.
-        Cells are indexed by every capitalised span; the new text looks up only its
-        entity spans, so a capitalised first word ("Records show that ...") is never
-        a key.
+        Which shared name is the subject cannot be told from text alone ("{v} is the
+        birthplace of {s}"), so any qualifies; the relation words outside the names decide
+        (``claims.relation_overlap``). A dialogue turn's speaker is never a subject. Only the
+        newest ``_PEERS_PER_NAME`` rows of each name are read, so a write costs the same at
+        any lattice size.
         """
-        return sorted(
-            {
-                r
-                for span in entity_spans(self._cell(row).text)
-                for r in self._by_name.get(span, [])
-                if r != row and not self.dead[r] and not self._is_host(r)
-                and self._cell(r).superseded_by is None
-            }
-        )
+        new = claim(self._cell(row).text)
+        best: dict[int, float] = {}
+        for subject in new.names:
+            for r in self._postings.get("n:" + subject, [])[-_PEERS_PER_NAME:]:
+                if r == row or r in best or self.dead[r] or self._is_host(r):
+                    continue
+                cell = self._cell(r)
+                if cell.superseded_by is not None:
+                    continue
+                old = claim(cell.text)
+                if new_value(new, old, subject):
+                    best[r] = relation_overlap(new.relation, old.relation, self._word_idf)
+        return sorted(best.items())
+
+    def _word_idf(self, stem: str) -> float:
+        return self.stats.idf("w:" + stem)
 
     def _link(self, old: int, new: int) -> str:
         """Record lineage; the later timestamp wins. Returns the id of the superseded cell."""
@@ -567,10 +639,12 @@ class Lattice:
                 self._by_key[cell.key] = host  # the host's own cell of this key
             else:
                 del self._by_key[cell.key]
-        for span in self._names(cell):
-            rows = self._by_name.get(span, [])
+        for key in self._keys(cell):
+            rows = self._postings.get(key, [])
             if row in rows:
                 rows.remove(row)
+            if not rows:
+                self._postings.pop(key, None)
         self.cells[row] = None
         self.dead[row] = True
         return cell
@@ -601,7 +675,7 @@ class Lattice:
 
     def _rebuild_maps(self) -> None:
         """Derive every lookup map from the cells (after compaction or a load)."""
-        self._row_of, self._norm_text, self._by_key, self._by_name = {}, {}, {}, {}
+        self._row_of, self._norm_text, self._by_key, self._postings = {}, {}, {}, {}
         for row, cell in enumerate(self.cells):
             if cell is None:
                 continue

@@ -65,7 +65,8 @@ OPTIONS = [
            "similarity, (1 - w) lexical + w dense", minimum=0.0, maximum=1.0),
     Option("path", str, None, "lattice directory used as a live store (default: the workdir)",
            check=_store_path),
-    Option("min_words", int, 3, "gate: fewer words than this is refused as too_short",
+    Option("min_words", int, 1, "gate: fewer words than this is refused as too_short "
+           "(a floor: the gate refuses texts with under two informative words anyway)",
            minimum=1, maximum=1000),
     Option("merge_cosine", float, None, "near-duplicate merge: minimum similarity (unset: the "
            f"encoder's calibrated value: {_thresholds('merge_cosine')})",
@@ -81,6 +82,10 @@ OPTIONS = [
     Option("supersede_cosine", float, None, "text-only supersession: minimum similarity of "
            "the new text to the cell it supersedes (unset: the encoder's calibrated value: "
            f"{_thresholds('supersede_text_cosine')})", minimum=-1.0, maximum=1.0),
+    Option("supersede_relation", float, None, "text-only supersession: minimum overlap of "
+           "the relation words (content words outside names and numbers, IDF-weighted "
+           "containment) of the new text and the cell it supersedes (unset: the encoder's "
+           f"calibrated value: {_thresholds('supersede_relation')})", minimum=0.0, maximum=1.0),
     Option("superseded_factor", float, 0.5, "similarity multiplier of a superseded cell",
            minimum=0.0, maximum=1.0),
     Option("show_superseded", bool, True,
@@ -111,9 +116,11 @@ NOTES = [
     "pairs, capitalised name spans and character trigrams, weighted by IDF learned online. No "
     "language model; the name-span feature relies on capital letters.",
     "Supersession (supersede=auto) uses the generator's subject:/relation: tags when an item "
-    "has them; without tags it falls back to the text (the most similar current cell sharing a "
-    "proper name). Baselines ignore tags. With supersede=text, updateWinRate was 0.987 "
-    "(min 0.967) on the default scenario, 5 seeds.",
+    "has them; without tags it reads the text: a new cell supersedes a current one that shares "
+    "a name with it (the subject; a dialogue turn's speaker is never one), says something else "
+    "of it (other names or numbers: a new value) and shares its relation words (content words "
+    "outside names and numbers, supersede_relation) with a similarity of at least "
+    "supersede_cosine. Baselines ignore tags.",
     "Lineage-aware ranking: a superseded cell's similarity is multiplied by superseded_factor "
     "(0.5), and a query that matches it also returns its newest successor, scored just above "
     "the old cell's unpenalised similarity. The old cell stays in the results (staleRate high) "
@@ -149,6 +156,8 @@ def _manifest(options: dict[str, Any]) -> dict[str, Any]:
         "merge_cosine": threshold(encoder, "merge_cosine", options.get("merge_cosine")),
         "supersede_cosine": threshold(encoder, "supersede_text_cosine",
                                       options.get("supersede_cosine")),
+        "supersede_relation": threshold(encoder, "supersede_relation",
+                                        options.get("supersede_relation")),
     }
     if encoder == "hybrid":
         ran["dense_weight"] = float(options["dense_weight"])
