@@ -26,10 +26,11 @@ test: venv
 # Every first-party backend, with qdrant and mem0 (the real systems beside our own wrappers),
 # plus faiss-rag with the trivial rule gate (empty, under three words, exact duplicate) as the
 # gate's reference row. The published scenarios are text-only, so no row reads tags
-# (faiss-rag:supersede=tags would be faiss-rag here).
+# (faiss-rag:supersede=tags would be faiss-rag here). hybrid fuses the bm25 and faiss-rag
+# retrievers; rerank puts a cross-encoder over faiss-rag's (or hybrid's) top 50.
 # --no-cache: every embedding backend encodes what it stores, so ingest rates are cold.
 BENCH_BACKENDS := rshl faiss-rag faiss-rag-recency faiss-rag:gate=rules chroma qdrant mem0 \
-  bm25 neural-memory
+  bm25 neural-memory hybrid rerank rerank:first=hybrid
 BENCH_SEEDS := 10
 
 # Where the pairs run: the process executor unless benchmarks/dask_speed.py measures
@@ -59,7 +60,7 @@ bench-encoder: venv
 # The rule-gate row is left out: the protocol writes no gate set here (there is nothing to
 # refuse), so it would be faiss-rag again.
 LOCOMO_BACKENDS := rshl $(ENCODER_BACKENDS) faiss-rag faiss-rag-recency chroma qdrant mem0 bm25 \
-  neural-memory
+  neural-memory hybrid rerank rerank:first=hybrid
 
 bench-locomo: venv
 	@test -n "$(LOCOMO)" || { echo "make bench-locomo: give LOCOMO=path/to/locomo10.json" >&2; exit 2; }
