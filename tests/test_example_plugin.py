@@ -1,5 +1,5 @@
 """The plugin author's guide is true: the example plugin runs the protocol, and the
-README shows its code verbatim."""
+backend author's page (docs/writing-a-backend.md) shows its code verbatim."""
 
 from __future__ import annotations
 
@@ -9,10 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from memory_bench.harness.runner import RunConfig, run_benchmark
+from memory_bench.harness.runner import RunConfig
 from memory_bench.plugins import load_plugins
 from memory_bench.plugins.selection import select_backends
 from memory_bench.scenarios.spec import load_scenario
+from memory_bench.session.pipeline import execute
 from memory_bench.testing import conformance_tests
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -37,7 +38,7 @@ def test_example_plugin_runs_the_protocol(keyword_plugin, tmp_path: Path) -> Non
         out=tmp_path / "r.json",
         executor="local",  # not what this test is about; the isolation tests fork
     )
-    result = run_benchmark(cfg)
+    result = execute(cfg)
     run = result.backends[0].runs[0]
     assert run.status == "ok", run.error
     m = run.metrics
@@ -56,11 +57,11 @@ def memory_bench_plugins(keyword_plugin):
 test_example_plugin_keeps_every_promise = conformance_tests("keyword", "keyword:min_overlap=0.2")
 
 
-def test_readme_shows_the_example_verbatim() -> None:
-    readme = (ROOT / "README.md").read_text()
+def test_docs_show_the_example_verbatim() -> None:
+    page = (ROOT / "docs" / "writing-a-backend.md").read_text()
     for name in ("src/memory_bench_keyword/plugin.py", "pyproject.toml"):
         code = (EXAMPLE / name).read_text()
-        assert code.strip() in readme, f"README's copy of {name} is out of date"
+        assert code.strip() in page, f"docs/writing-a-backend.md's copy of {name} is out of date"
 
 
 SCENARIO_EXAMPLE = ROOT / "examples" / "scenario-plugin"
@@ -85,7 +86,7 @@ def test_example_scenario_plugin_runs_with_the_example_backend(
     cfg = RunConfig(plugins=loaded, selections=select_backends(loaded.registry, ["keyword"]),
                     scenario=scenario, seeds=[0, 1], out=tmp_path / "r.json",
                     executor="local")
-    result = run_benchmark(cfg)
+    result = execute(cfg)
     run = result.backends[0].runs[0]
     assert run.status == "ok", run.error
     assert run.metrics["hit_at_1"] == 1.0  # the place names the entry: a keyword finds it
@@ -94,8 +95,8 @@ def test_example_scenario_plugin_runs_with_the_example_backend(
     assert result.scenario.caveats[0].startswith("A teaching example")
 
 
-def test_readme_shows_the_scenario_example_verbatim() -> None:
-    readme = (ROOT / "README.md").read_text()
+def test_docs_show_the_scenario_example_verbatim() -> None:
+    page = (ROOT / "docs" / "writing-a-scenario.md").read_text()
     for name in ("src/memory_bench_diary/plugin.py", "pyproject.toml"):
         code = (SCENARIO_EXAMPLE / name).read_text()
-        assert code.strip() in readme, f"README's copy of {name} is out of date"
+        assert code.strip() in page, f"docs/writing-a-scenario.md's copy of {name} is out of date"

@@ -17,14 +17,15 @@ from memory_bench.contract.backend import Backend, ContractError
 from memory_bench.contract.capabilities import Capability
 from memory_bench.contract.items import Hit, Item
 from memory_bench.harness.resources import rss_bytes
-from memory_bench.results.model import Cleanup
-from memory_bench.results.records import (
+from memory_bench.records.records import (
     ItemRecord,
     ProbeRecord,
     Records,
     StrengthRecord,
     WriteRecord,
 )
+from memory_bench.results.model import Cleanup
+from memory_bench.scenarios.answers import answer_ranks, count_tokens
 from memory_bench.scenarios.script import (
     Consolidate,
     Probe,
@@ -140,6 +141,7 @@ class Execution:
         top = hits[0] if hits else None
         written = self.written.get(top.id) if top else None
         expected = [self.written.get(i) for i in step.expected]
+        tokens, ranks, phrases = self._answer(step, hits)
         self.records.probes.append(ProbeRecord(
             tag=step.tag, expected=list(step.expected),
             question=question_digest(step.question) if self.script.redact_questions
@@ -154,7 +156,17 @@ class Execution:
             hit_sources=[_reported_sources(h) for h in hits],
             expected_sources=[e.source if e else None for e in expected],
             expected_timestamps=[e.timestamp.isoformat() if e else None for e in expected],
+            hit_tokens=tokens, answer_ranks=ranks, answer_phrases=phrases,
         ))
+
+    def _answer(self, step: Probe, hits: list[Hit]) -> tuple[list[int], list[int], int]:
+        """What the returned texts cost and where they contain the gold answer, for a
+        probe that carries an answer key (the texts as written: no text is recorded)."""
+        if step.answers is None:
+            return [], [], 0
+        texts = [item.text if (item := self.written.get(h.id)) else "" for h in hits]
+        ranks, phrases = answer_ranks(step.answers, texts) if step.answers else ([], 0)
+        return [count_tokens(t) for t in texts], ranks, phrases
 
     def _was_written(self, item_id: str) -> bool:
         """Given to this episode's store. A ``persistent`` store may be a user's live

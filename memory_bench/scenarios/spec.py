@@ -17,11 +17,18 @@ from pathlib import Path
 from typing import Any
 
 from memory_bench.contract.options import Option, OptionError, resolve_options
-from memory_bench.plugins.scenarios import RESERVED, GeneratorInfo, ScenarioRegistry
+from memory_bench.errors import BadInput
+from memory_bench.scenarios.registry import (
+    RESERVED,
+    GeneratorInfo,
+    ScenarioRegistry,
+    default_registry,
+)
 
 __all__ = [
     "ScenarioError",
     "ScenarioSpec",
+    "describe_scenario_files",
     "find_scenario",
     "list_scenario_files",
     "load_scenario",
@@ -39,7 +46,7 @@ _HARNESS_OPTIONS = (
 )
 
 
-class ScenarioError(ValueError):
+class ScenarioError(BadInput):
     """A scenario file or parameter that cannot be used."""
 
 
@@ -133,15 +140,21 @@ def find_scenario(name_or_path: str) -> Path:
     """A scenario file: a path, or a name looked up in ``scenarios/``."""
     if not name_or_path.strip():
         raise ScenarioError("--scenario is empty: give a scenario name or a TOML file")
-    path = Path(name_or_path)
-    if path.suffix == ".toml" or path.exists():
-        if not path.is_file():
-            raise ScenarioError(f"scenario file {name_or_path} does not exist")
-        return path
-    for directory in scenario_dirs():
-        candidate = directory / f"{name_or_path}.toml"
-        if candidate.is_file():
-            return candidate
+    try:  # a name too long for the filesystem, or holding a NUL, is no file either
+        path = Path(name_or_path)
+        if path.suffix == ".toml" or path.exists():
+            if not path.is_file():
+                raise ScenarioError(f"scenario file {name_or_path} does not exist")
+            return path
+        for directory in scenario_dirs():
+            candidate = directory / f"{name_or_path}.toml"
+            if candidate.is_file():
+                return candidate
+    except (OSError, ValueError) as exc:
+        if isinstance(exc, ScenarioError):
+            raise
+        raise ScenarioError(f"--scenario {name_or_path!r} is neither a scenario name nor a "
+                            f"readable file ({exc.__class__.__name__})") from None
     known = sorted({p.stem for p, _ in list_scenario_files()})
     raise ScenarioError(
         f"unknown scenario {name_or_path!r} (known: {', '.join(known) or 'none'})"
@@ -177,12 +190,10 @@ def load_scenario(
 ) -> ScenarioSpec:
     """Read, validate and override a scenario. Raises ScenarioError with one clear line.
 
-    ``registry`` None means this process's plugins (``default_plugins``).
+    ``registry`` None means this process's plugins (``registry.default_registry``).
     """
     if registry is None:
-        from memory_bench.plugins.manager import default_plugins
-
-        registry = default_plugins().scenarios
+        registry = default_registry()
     path = find_scenario(name_or_path)
     data = read_scenario_file(path)
     data.setdefault("name", path.stem)
@@ -190,3 +201,20 @@ def load_scenario(
     if overrides:
         spec = resolve_scenario(registry, {**data, **spec.params}, "--set", overrides)
     return spec
+
+
+def describe_scenario_files() -> list[dict[str, Any]]:
+    """Every scenario file with its generator and settings (or the error reading it)."""
+    files = []
+    for path, where in list_scenario_files():
+        entry: dict[str, Any] = {"name": path.stem, "file": f"{where}/{path.name}"}
+        try:
+            data = read_scenario_file(path)
+            entry.update(generator=data.get("generator"),
+                         description=data.get("description", ""),
+                         sets={k: v for k, v in data.items()
+                               if k not in ("name", "description", "generator")})
+        except ScenarioError as exc:
+            entry["error"] = str(exc)
+        files.append(entry)
+    return files

@@ -4,21 +4,20 @@ from __future__ import annotations
 
 from typing import Any
 
+from memory_bench.render.markdown import md_code, md_escape, md_prose
+
 __all__ = ["render_sweep_markdown"]
 
-_TABLES = (
-    ("recall1_before", "recall@1 before interference", 3),
-    ("recall1_after", "recall@1 after interference", 3),
-    ("retention", "retention", 3),
-    ("updateWinRate", "updateWinRate", 3),
-    ("staleRate", "staleRate (old value still in the top-k)", 3),
-    ("latency_p50_ms", "query latency p50 (ms)", 2),
-    ("latency_p95_ms", "query latency p95 (ms)", 2),
-    ("ingest_items_per_s", "ingest over seed + interference (items/s; a cold encoder only "
-     "with the embedding cache off)", 0),
-    ("bytes_per_item", "resident bytes per item written (pair process)", 0),
-    ("rss_mb", "resident memory after interference (MB, pair process)", 0),
-)
+
+
+def _tables(summary: dict[str, Any]) -> list[tuple[str, str, int]]:
+    """(metric, title, places) for every declared metric some size has a value of, in
+    the order the scenario declares them: the declarations, not a list of our own."""
+    have = {name for r in summary["rows"] for name, m in r["metrics"].items()
+            if m and m.get("mean") is not None}
+    return [(m["name"], f"{m['label']} ({m['description']})" if m.get("description")
+             else m["label"], m.get("decimals", 3))
+            for m in summary["metrics"] if m["name"] in have]
 
 
 def _fmt(m: dict[str, Any] | None, places: int) -> str:
@@ -46,14 +45,15 @@ def _table(summary: dict[str, Any], metric: str, places: int) -> list[str]:
                 row.append("failed")
             else:
                 row.append(_fmt(cell["metrics"].get(metric), places))
-        lines.append(f"| {label} | " + " | ".join(row) + " |")
+        lines.append(f"| {md_escape(label)} | " + " | ".join(row) + " |")
     return lines
 
 
 def render_sweep_markdown(summary: dict[str, Any], images: dict[str, str]) -> str:
     sizes = summary["sizes"]
-    out = [f"# Scale sweep: {summary['scenario']}", ""]
-    out += [f"Generator `{summary['generator']}` (base `{summary['params'].get('base')}`), "
+    out = [f"# Scale sweep: {md_escape(summary['scenario'])}", ""]
+    out += [f"Generator {md_code(summary['generator'])} (base "
+            f"{md_code(summary['params'].get('base'))}), "
             f"sizes {', '.join(f'{s:,}' for s in sizes)} items; seeds per size: "
             + ", ".join(f"{int(s):,}: {len(v)}" for s, v in summary["seeds"].items())
             + ". Mean ± half-width of the 95% t-interval over seeds (no interval with one "
@@ -62,8 +62,9 @@ def render_sweep_markdown(summary: dict[str, Any], images: dict[str, str]) -> st
     for name, alt in (("quality", "quality against size"), ("cost", "costs against size")):
         if name in images:
             out += [f"![{alt}]({images[name]})", ""]
-    for metric, title, places in _TABLES:
-        out += [f"## {title}", "", *_table(summary, metric, places), ""]
+    tables = _tables(summary)
+    for metric, title, places in tables:
+        out += [f"## {md_escape(title)}", "", *_table(summary, metric, places), ""]
     out += ["## What each size cost", "",
             "| size | noise generated (items/s) | script (s) | wall of the size's run (s) "
             "| load average before (1, 5, 15 min) |", "|---|---|---|---|---|"]
@@ -77,14 +78,14 @@ def render_sweep_markdown(summary: dict[str, Any], images: dict[str, str]) -> st
             *_pair_seconds(summary), ""]
     out += ["## Caveats", ""]
     caveats = summary["caveats"].get(str(sizes[-1]), []) if sizes else []
-    out += [f"- {c}" for c in caveats]
+    out += [f"- {md_prose(c)}" for c in caveats]
     for m in summary["metrics"]:
-        if m.get("caveat") and m["name"] in {t[0] for t in _TABLES}:
-            out.append(f"- {m['caveat']}")
+        if m.get("caveat") and m["name"] in {t[0] for t in tables}:
+            out.append(f"- {md_prose(m['caveat'])}")
     execution = summary.get("execution", {})
     out += ["", f"Executor: {execution.get('executor')}, isolation "
             f"{execution.get('isolation')}, embedding cache {execution.get('cache')}.",
-            "", "Command: `" + " ".join(summary["command"]) + "`", ""]
+            "", "Command: " + md_code(" ".join(summary["command"])), ""]
     out += ["Per-size results (every per-probe record; `memory-bench report` renders any "
             "of them): " + ", ".join(f"[{int(s):,}]({name})"
                                      for s, name in summary["results"].items()), ""]
@@ -102,5 +103,5 @@ def _pair_seconds(summary: dict[str, Any]) -> list[str]:
             c = cells.get((label, s))
             row.append("not run" if c is None or c["pair_seconds"] is None
                        else f"{c['pair_seconds']:,.1f}")
-        lines.append(f"| {label} | " + " | ".join(row) + " |")
+        lines.append(f"| {md_escape(label)} | " + " | ".join(row) + " |")
     return lines

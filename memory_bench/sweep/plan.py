@@ -9,10 +9,12 @@ one pair takes many minutes.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from memory_bench.errors import BadInput
 from memory_bench.plugins.manager import LoadedPlugins
 from memory_bench.plugins.selection import BackendSelection, select_backends
 from memory_bench.scenarios.spec import ScenarioSpec, load_scenario
@@ -20,7 +22,7 @@ from memory_bench.scenarios.spec import ScenarioSpec, load_scenario
 __all__ = ["SizePlan", "SweepError", "SweepPlan", "parse_sizes", "plan_sweep"]
 
 
-class SweepError(ValueError):
+class SweepError(BadInput):
     """A sweep that cannot run as asked (one line, exit status 2)."""
 
 
@@ -40,13 +42,17 @@ class SweepPlan:
     limits: dict[str, int] = field(default_factory=dict)
 
 
+MAX_COUNT = 10**9  # sizes, limits and seed counts: finite, and far beyond any machine here
+
+
 def _int(text: str, what: str) -> int:
     try:
         value = float(text)  # 1e5 is a size too
     except ValueError:
         raise SweepError(f"{what}: {text!r} is not a number") from None
-    if value != int(value) or value < 1:
-        raise SweepError(f"{what}: {text!r} is not a positive whole number")
+    if not math.isfinite(value) or not 1 <= value <= MAX_COUNT or value != int(value):
+        raise SweepError(f"{what}: {text!r} is not a whole number between 1 and "
+                         f"{MAX_COUNT:,}")
     return int(value)
 
 

@@ -3,7 +3,6 @@ with ``--save`` the published set under ``reports/`` (never overwriting)."""
 
 from __future__ import annotations
 
-import gzip
 import json
 from dataclasses import dataclass
 from datetime import date
@@ -58,7 +57,7 @@ def _write(paths: SweepPaths, summary: dict[str, Any], results: dict[str, str]) 
     for name, png in plots.items():
         write_bytes_atomic(paths.plots[name], png)
     write_bytes_atomic(paths.summary, (json.dumps(doc, indent=1) + "\n").encode())
-    images = {n: p.name for n, p in paths.plots.items()}
+    images = {n: p.name for n, p in paths.plots.items() if n in plots}
     paths.md.write_text(render_sweep_markdown(doc, images), encoding="utf-8")
 
 
@@ -73,7 +72,7 @@ def write_sweep(sweep: SweepRun, out_dir: Path, *, command: list[str],
         names = {}
         for size, path in sweep.files.items():
             target = publish.result(size, gz=True)
-            write_bytes_atomic(target, gzip.compress(path.read_bytes(), mtime=0))
+            write_bytes_atomic(target, path.read_bytes())  # gzipped once, by its .gz name
             names[str(size)] = target.name
         _write(publish, summary, names)
     return here

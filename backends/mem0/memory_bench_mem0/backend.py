@@ -1,8 +1,9 @@
 """``mem0``: Mem0's open-source ``Memory`` in store-only mode, through the Backend protocol.
 
 Every item is one ``Memory.add(text, user_id=..., metadata=..., infer=False)``:
-mem0's ADD-only path, which embeds the text with its own ``huggingface``
-embedder and inserts it into its vector store with no LLM. The item id and
+mem0's ADD-only path, which embeds the text with mem0's embedder (the shared
+one by default, or mem0's own ``huggingface``), lemmatises it and inserts it
+into its vector store with no LLM. The item id and
 source go in the metadata, the item's timestamp in ``created_at`` (mem0 keeps
 a ``created_at`` it is given), so hits report the provenance mem0 returns.
 Queries are ``Memory.search(question, filters={"user_id": ...}, top_k=k)``:
@@ -31,8 +32,9 @@ class Mem0Memory:
     """A mem0 ``Memory`` scoped to one user id, fed and asked one item at a time."""
 
     def __init__(self, memory: Any, ids: IdMap, *, user_id: str, threshold: float,
-                 threads: int | None, own_store: bool = False) -> None:
+                 threads: int | None, own_store: bool = False, embedder: Any = None) -> None:
         self.memory = memory
+        self.embedder = embedder  # the shared embedder mem0 was given (None: mem0's own)
         self.ids = ids
         # The store is this backend's own (the pair's workdir), holding nothing but what
         # the table maps: removing everything may then be mem0's reset().
@@ -49,7 +51,8 @@ class Mem0Memory:
                     old = mapped.pop(item.id, None) or self.ids.get(item.id)
                     if old is not None:  # writing an id again replaces it, as in a vector store
                         self._delete(old)
-                    mark_inference()  # mem0 runs the model here: forking this is unsafe
+                    if self.embedder is None:
+                        mark_inference()  # mem0 runs torch here: forking this is unsafe
                     out = self.memory.add(
                         item.text, user_id=self.user_id, infer=False,
                         metadata={"item_id": item.id, "source": item.source,
@@ -67,7 +70,8 @@ class Mem0Memory:
     def query(self, text: str, k: int) -> list[Hit]:
         if k <= 0:
             return []
-        mark_inference()
+        if self.embedder is None:
+            mark_inference()
         with torch_threads(self.threads):
             found = self.memory.search(text, filters={"user_id": self.user_id}, top_k=k,
                                        threshold=self.threshold)
@@ -117,3 +121,5 @@ class Mem0Memory:
                 client.close()  # a local qdrant holds a lock on its directory
         finally:
             self.ids.close()
+            if self.embedder is not None:
+                self.embedder.close()

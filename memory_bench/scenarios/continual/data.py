@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from memory_bench.contract.items import Item
+from memory_bench.metrics.continual import GATE_ACCEPT
 
 __all__ = [
     "GATE_ACCEPT",
@@ -31,7 +32,6 @@ __all__ = [
 # Accepted: real facts, short ones included.
 GATE_KINDS = ("empty", "short", "duplicate", "near_duplicate", "chitchat", "boilerplate",
               "fragment", "clean", "clean_short")
-GATE_ACCEPT = ("clean", "clean_short")
 
 # Generators write ids and sources with this run tag (``bench-RUN-...``, the
 # script's unbound prefix); the runner binds the real one. The data hash is taken
@@ -41,13 +41,20 @@ UNBOUND_RUN = "RUN"
 
 @dataclass(frozen=True)
 class Fact:
-    """A seeded fact and the question that probes it."""
+    """A seeded fact, the question that probes it and the other wording that re-probes it
+    (never the probe's string: a re-probe read from a query cache would score retention
+    without memory). Empty ``reprobe``: asked again as ``question``."""
 
     item: Item
     question: str
     subject: str
     relation: str
     value: str
+    reprobe: str = ""
+
+    @property
+    def reprobe_question(self) -> str:
+        return self.reprobe or self.question
 
 
 @dataclass(frozen=True)
@@ -125,6 +132,7 @@ class ScenarioData:
                     "subject": f.subject,
                     "relation": f.relation,
                     "value": f.value,
+                    "reprobe": f.reprobe_question,
                 }
                 for f in self.facts
             ],

@@ -35,6 +35,7 @@ import logging
 import os
 import queue
 import re
+import threading
 import time
 import traceback
 from collections.abc import Callable, Sequence
@@ -49,8 +50,9 @@ from distributed.scheduler import KilledWorker
 
 from memory_bench import __version__
 from memory_bench.contract.capabilities import Capability
-from memory_bench.harness import dask_worker
-from memory_bench.harness.executors import (
+from memory_bench.contract.forksafety import fork_unsafe_reason
+from memory_bench.harness.executors import dask_worker
+from memory_bench.harness.executors.base import (
     RECOVERY_TIMEOUT,
     Done,
     ExecutorError,
@@ -58,16 +60,18 @@ from memory_bench.harness.executors import (
     call_here,
     preload_here,
 )
-from memory_bench.harness.forksafety import fork_unsafe_reason
+from memory_bench.harness.executors.recovery import lost_cleanup
 from memory_bench.harness.isolation import fork_available
 from memory_bench.harness.progress import Progress
 from memory_bench.plugins.manager import LoadedPlugins
 from memory_bench.plugins.selection import BackendSelection
+from memory_bench.records.reader import Reader
 from memory_bench.results.model import Cleanup, PairRun
 from memory_bench.results.paths import default_cache_dir
-from memory_bench.results.validate import Reader
 
-__all__ = ["MAX_ATTEMPTS", "DaskExecutor"]
+__all__ = ["MAX_ATTEMPTS", "MAX_LOCAL_WORKERS_PER_CPU", "DaskExecutor"]
+
+MAX_LOCAL_WORKERS_PER_CPU = 8
 
 MAX_ATTEMPTS = 2  # a pair whose worker is lost runs once more, then is failed
 MAX_RECOVERY_TRIES = 3
@@ -144,6 +148,11 @@ class DaskExecutor:
                  workers: int | None = None, scheduler: str | None = None) -> None:
         if workers is not None and workers < 1:
             raise ExecutorError("--workers must be at least 1")
+        most = MAX_LOCAL_WORKERS_PER_CPU * (os.cpu_count() or 1)
+        if scheduler is None and workers is not None and workers > most:
+            raise ExecutorError(f"--workers {workers}: a local cluster forks one process per "
+                                f"worker; at most {most} on this machine "
+                                f"({MAX_LOCAL_WORKERS_PER_CPU} per CPU)")
         self.plugins = plugins
         self.progress = progress
         self.keep_work = keep_work
@@ -177,11 +186,27 @@ class DaskExecutor:
     # -- the cluster ----------------------------------------------------------------
 
     def _connect(self, workers: int | None, scheduler: str) -> Client:
+        # In a daemon thread with a hard deadline: a listener that accepts and never
+        # answers (or answers in another protocol) must not hang the command, at exit
+        # either (a pool's worker threads are joined when the interpreter ends).
+        got: queue.SimpleQueue[tuple[str, Any]] = queue.SimpleQueue()
+
+        def attempt() -> None:
+            try:
+                got.put(("ok", Client(scheduler, timeout=CONNECT_TIMEOUT)))
+            except BaseException as exc:
+                got.put(("error", exc))
+
+        threading.Thread(target=attempt, name="dask-connect", daemon=True).start()
         try:
-            client = Client(scheduler, timeout=CONNECT_TIMEOUT)
-        except (OSError, TimeoutError, ValueError) as exc:
+            kind, value = got.get(timeout=CONNECT_TIMEOUT + 5)
+        except queue.Empty:
+            raise ExecutorError(f"cannot reach the dask scheduler {scheduler}: no answer "
+                                f"in {CONNECT_TIMEOUT + 5:g} s") from None
+        if kind == "error":  # HTTP on the port, TLS without certificates, ...
             raise ExecutorError(f"cannot reach the dask scheduler {scheduler}: "
-                                f"{type(exc).__name__}: {exc}") from None
+                                f"{type(value).__name__}: {str(value)[:200]}") from None
+        client = value
         try:
             client.wait_for_workers(workers or 1, timeout=WORKERS_TIMEOUT)
         except TimeoutError:
@@ -309,8 +334,7 @@ class DaskExecutor:
             if got["status"] == "ok":
                 cleanup = Cleanup.read(Reader(got["value"], "cleanup"))
             else:
-                cleanup = Cleanup(ok=False, prefix=spec.prefix, by="harness, store reopened",
-                                  error=got["error"])
+                cleanup = lost_cleanup(spec, got["error"])
             self._recovered(f, run, cleanup, retry)
             return
         key = f"memory-bench-{spec.run_id}-{spec.index:03d}-s{spec.seed}-recover-a{f.attempt}"
@@ -478,7 +502,7 @@ class DaskExecutor:
             return Cleanup.read(Reader(f.future.result(), "cleanup"))
         exc = f.future.exception() if f.future.status == "error" else None
         error = f"{type(exc).__name__}: {exc}" if exc else f"cleanup task {f.future.status}"
-        return Cleanup(ok=False, prefix=spec.prefix, by="harness, store reopened", error=error)
+        return lost_cleanup(spec, error)
 
     def _check_deadlines(self) -> None:
         now = time.monotonic()
@@ -491,10 +515,8 @@ class DaskExecutor:
             if f.kind == "recover":
                 assert f.run is not None
                 host = _host(f.address) or "any host"
-                self._recovered(f, f.run, Cleanup(
-                    ok=False, prefix=f.job.spec.prefix, by="harness, store reopened",
-                    error=f"no worker on {host} finished the cleanup in {RECOVERY_TIMEOUT:g} s"
-                ), retry=False)
+                why = f"no worker on {host} finished the cleanup in {RECOVERY_TIMEOUT:g} s"
+                self._recovered(f, f.run, lost_cleanup(f.job.spec, why), retry=False)
                 continue
             notes = [*f.notes, *self._restart([f.address])]
             run = PairRun(seed=f.job.spec.seed, status="timeout", warnings=notes,
