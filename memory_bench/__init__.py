@@ -29,6 +29,7 @@ from memory_bench.scenarios.registry import ScenarioRegistry  # noqa: E402
 from memory_bench.scenarios.script import (  # noqa: E402
     UNBOUND_PREFIX,
     Consolidate,
+    Forget,
     Probe,
     ReadStrength,
     Reset,
@@ -45,6 +46,7 @@ __all__ = [
     "Capability",
     "Consolidate",
     "ContractError",
+    "Forget",
     "Hit",
     "Item",
     "Metric",

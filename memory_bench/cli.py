@@ -196,14 +196,18 @@ def _parser() -> argparse.ArgumentParser:
                       help="the published results (default: reports)")
     site.add_argument("out", nargs="?", default=Path("site/leaderboard"), type=Path,
                       help="the site's directory, replaced whole (default: site/leaderboard)")
-    val = sub.add_parser("validate", help="check a memory-bench-jsonl/1 file, line by line")
+    val = sub.add_parser("validate", help="check a memory-bench-jsonl/1 file, line by line, "
+                         "or a runbook (FILE.toml)")
     val.add_argument("file", type=Path)
     exp = sub.add_parser("export", help="write one seed's script of any scenario as a "
-                         "memory-bench-jsonl/1 file")
+                         "memory-bench-jsonl/1 file or a runbook (docs/runbooks.md)")
     exp.add_argument("--scenario", required=True, metavar="NAME|PATH")
     exp.add_argument("--seed", type=_int_in(0, 2**31 - 1), default=0, metavar="N")
     exp.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                      help="override a scenario parameter (repeatable)")
+    exp.add_argument("--format", choices=("jsonl", "runbook"), default="jsonl",
+                     dest="export_format", help="jsonl (memory-bench-jsonl/1, the default) or "
+                     "runbook (memory-bench-runbook/1 TOML, run by --scenario runbook)")
     exp.add_argument("file", type=Path, help="the new file (never overwritten)")
     return p
 

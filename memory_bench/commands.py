@@ -244,6 +244,12 @@ def cmd_compare(args: argparse.Namespace) -> int:
 def cmd_validate(args: argparse.Namespace) -> int:
     from memory_bench.session.export import validate_file
 
+    if args.file.suffix == ".toml":  # a runbook (docs/runbooks.md)
+        from memory_bench.scenarios.runbook.plugin import validate_runbook
+
+        ok, line = validate_runbook(args.file)
+        print(line)
+        return 0 if ok else 2
     check = validate_file(args.file)
     for problem in check.problems:
         print(f"{args.file}:{problem.line}: {problem.message}")
@@ -258,8 +264,9 @@ def cmd_export(args: argparse.Namespace) -> int:
 
     loaded = _plugins()
     scenario = load_scenario(args.scenario, overrides(args.set), registry=loaded.scenarios)
-    lines = export_script(loaded, scenario, args.seed, args.file)
-    print(f"{args.file}: {lines} lines ({scenario.name}, seed {args.seed})", file=sys.stderr)
+    lines = export_script(loaded, scenario, args.seed, args.file, args.export_format)
+    unit = "steps" if args.export_format == "runbook" else "lines"
+    print(f"{args.file}: {lines} {unit} ({scenario.name}, seed {args.seed})", file=sys.stderr)
     return 0
 
 

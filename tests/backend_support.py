@@ -56,13 +56,23 @@ _SMOKE = """
     RESULT = {"runs": {b.label: {"status": r.status, "error": r.error, "metrics": r.metrics,
                                  "cleanup_ok": bool(r.cleanup and r.cleanup.ok)}
                        for b in result.backends for r in b.runs},
-              "returned": {b.label: [p.returned for p in b.runs[0].records.probes]
+              "returned": {b.label: [tied(p) for p in b.runs[0].records.probes]
                            for b in result.backends if b.runs[0].records}}
+"""
+# Each probe's ids, hits of an equal score in id order: two stores may order an exact tie
+# (an item and its duplicate) either way.
+_TIED = """
+    import itertools
+    def tied(p):
+        pairs = list(zip(p.returned, p.scores))
+        return [i for _, g in itertools.groupby(pairs, key=lambda t: t[1])
+                for i in sorted(x for x, _ in g)]
 """
 
 
 def smoke_run_guarded(specs: list[str], tmp_path: Path, extra: str = "") -> dict[str, Any]:
     """The smoke scenario, seed 0, in-process in a guarded child (see guarded_run);
     ``extra`` is code run after it that may add keys to ``RESULT``."""
-    code = f"SPECS = {specs!r}\n" + textwrap.dedent(_SMOKE) + textwrap.dedent(extra)
+    code = (f"SPECS = {specs!r}\n" + textwrap.dedent(_TIED) + textwrap.dedent(_SMOKE)
+            + textwrap.dedent(extra))
     return run_guarded(code, tmp_path)

@@ -13,10 +13,19 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
-from memory_bench import BackendContext, Capability, Hit, Item, Option, WriteResult, hookimpl
+from memory_bench import (
+    BackendContext,
+    Capability,
+    Hit,
+    Item,
+    NotSupportedError,
+    Option,
+    WriteResult,
+    hookimpl,
+)
 
 ALL = [Capability.PROVENANCE, Capability.STRENGTH, Capability.GATE, Capability.CONSOLIDATE,
-       Capability.PERSISTENT]
+       Capability.PERSISTENT, Capability.FORGET]
 
 
 def _words(text: str) -> set[str]:
@@ -76,6 +85,14 @@ class Good:
 
     def count(self, prefix: str) -> int:
         return sum(i.startswith(prefix) for i in self.items)
+
+    def forget(self, ids: Sequence[str] = (), source: str | None = None,
+               prefix: str = "") -> int:
+        gone = [i for i, it in self.items.items() if i in set(ids)
+                or (source is not None and it.source == source and i.startswith(prefix))]
+        for i in gone:
+            del self.items[i]
+        return len(gone)
 
     def close(self) -> None:
         self.file.write_text(json.dumps([i.to_dict() for i in self.items.values()]))
@@ -182,6 +199,40 @@ class Forgetful(Good):
         pass
 
 
+class NoForget(Good):
+    """Declares forget and does not implement it."""
+
+    def forget(self, ids: Sequence[str] = (), source: str | None = None,
+               prefix: str = "") -> int:
+        raise NotSupportedError("no forgetting here")
+
+
+class SourceDeaf(Good):
+    """Forgets by id and ignores the source."""
+
+    def forget(self, ids: Sequence[str] = (), source: str | None = None,
+               prefix: str = "") -> int:
+        return super().forget(ids)
+
+
+class HiddenForget(Good):
+    """Forget hides items from count but query still returns them."""
+
+    def __init__(self, workdir: Path) -> None:
+        super().__init__(workdir)
+        self.hidden: set[str] = set()
+
+    def forget(self, ids: Sequence[str] = (), source: str | None = None,
+               prefix: str = "") -> int:
+        new = {i for i, it in self.items.items() if i not in self.hidden and (
+            i in set(ids) or (source is not None and it.source == source))}
+        self.hidden |= new
+        return len(new)
+
+    def count(self, prefix: str) -> int:
+        return sum(i.startswith(prefix) and i not in self.hidden for i in self.items)
+
+
 class LiveStore(Good):
     """Not broken: a live store that already holds a note of its user's, which queries
     may return (an id the harness never gave it, outside the harness's prefix)."""
@@ -218,6 +269,9 @@ BROKEN: dict[str, tuple[type[Good], list[Capability], str]] = {
     "kit-like-prefix": (LikePrefix, [], "prefix-literal"),
     "kit-shared": (Shared, [], "fresh-store"),
     "kit-forgetful": (Forgetful, [Capability.PERSISTENT], "persistent"),
+    "kit-no-forget": (NoForget, [Capability.FORGET], "forget"),
+    "kit-source-deaf": (SourceDeaf, [Capability.FORGET], "forget"),
+    "kit-hidden-forget": (HiddenForget, [Capability.FORGET], "forget"),
 }
 
 

@@ -1,7 +1,7 @@
 """Small deterministic backends for the core's tests, registered as a plugin would be.
 
 - ``fake-perfect``: finds items by the subject tag named in the question, newest
-  first; gate, strength, provenance. Scores 1 on recall, provenance and gate.
+  first; gate, strength, provenance, forget. Scores 1 on recall, provenance and gate.
 - ``fake-forgetful``: the same retrieval, but keeps only the last ``capacity``
   items, so interference evicts the seeded facts.
 - ``fake-noprov``: perfect retrieval, reports no source or timestamp, no gate,
@@ -96,6 +96,13 @@ class SubjectMemory:
     def count(self, prefix: str) -> int:
         return sum(i.id.startswith(prefix) for i in self.items)
 
+    def forget(self, ids: Sequence[str] = (), source: str | None = None,
+               prefix: str = "") -> int:
+        before = len(self.items)
+        self.items = [i for i in self.items if not (i.id in ids or (
+            source is not None and i.source == source and i.id.startswith(prefix)))]
+        return before - len(self.items)
+
     def close(self) -> None:
         self.closed += 1
 
@@ -129,7 +136,8 @@ def memory_bench_register_backends(registry) -> None:
         description="test: perfect recall by subject tag",
         version="0.0.1",
         reads=["tags"],
-        capabilities=[Capability.PROVENANCE, Capability.STRENGTH, Capability.GATE],
+        capabilities=[Capability.PROVENANCE, Capability.STRENGTH, Capability.GATE,
+                      Capability.FORGET],
         notes=["uses subject tags (test backend)"],
     )
     registry.add(

@@ -22,7 +22,7 @@ def test_backends_json_lists_fakes_and_broken(cli) -> None:
     names = [b["name"] for b in doc["backends"]]
     assert names == sorted(names) and "fake-perfect" in names
     perfect = next(b for b in doc["backends"] if b["name"] == "fake-perfect")
-    assert perfect["capabilities"] == ["gate", "provenance", "strength"]
+    assert perfect["capabilities"] == ["forget", "gate", "provenance", "strength"]
     assert perfect["version"] == "0.0.1"
     assert doc["broken"][0]["entry_point"] == "broken_plugin"
 

@@ -27,7 +27,7 @@ from memory_bench.results.io import load_result
 from memory_bench.scenarios.spec import load_scenario
 from memory_bench.session.pipeline import execute
 
-TIMING = {"latency_p50_ms", "latency_p95_ms", "ingest_items_per_s"}
+TIMING = {"latency_p50_ms", "latency_p95_ms", "ingest_items_per_s", "forget_p50_ms"}
 PLUGINS = "fake_backends,memory_bench_test_hanging.plugin"
 
 

@@ -125,7 +125,7 @@ def test_any_generator_exports_every_step_kind(tmp_path: Path) -> None:
     out = tmp_path / "smoke.jsonl"
     export_script(loaded, spec, 0, out)
     kinds = {json.loads(line)["type"] for line in out.read_text().splitlines()}
-    assert kinds == {"header", "item", "probe", "strength"}
+    assert kinds == {"header", "item", "probe", "strength", "forget"}
     records = [json.loads(line) for line in out.read_text().splitlines()]
     assert any("category" in r for r in records if r["type"] == "item")  # the gate's kinds
     assert any(r.get("needs") == "strength" for r in records if r["type"] == "probe")
@@ -133,7 +133,7 @@ def test_any_generator_exports_every_step_kind(tmp_path: Path) -> None:
     assert problems == [] and parsed is not None
     run = _run(loaded, "jsonl", params(out), 0, backend="fake-recency")
     # the continual protocol's tags are scored as that protocol scores them
-    assert run.data_stats["unscored_probes"] == {"reinforce": 6}
+    assert run.data_stats["unscored_probes"] == {"forgotten": 3, "kept": 3, "reinforce": 6}
     assert run.metrics["recall_any@5"] is None  # no probe carries a dataset tag
     assert run.metrics["recall1_before"] is not None and run.metrics["updateWinRate"] is not None
     assert run.records is not None and len(run.records.probes) == 28  # reinforce: skipped

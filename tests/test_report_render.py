@@ -44,8 +44,8 @@ def _doc():
 def test_markdown_has_the_method_table_capabilities_verdicts_and_caveats() -> None:
     md = render_markdown(_doc())
     head = ("| backend | runs ok | recall@1 | retention | updateWin | stale | provenance | "
-            "prov. update | prov. sources | gateRecall | falseRefusals | reinforceΔ | p50 ms | "
-            "p95 ms |")
+            "prov. update | prov. sources | gateRecall | falseRefusals | reinforceΔ | "
+            "forgotten back | p50 ms | p95 ms |")
     assert head in md
     assert "| rshl | 5/5 | 0.878 ± 0.016 |" in md
     rag_row = next(line for line in md.splitlines() if line.startswith("| rag | 4/5"))

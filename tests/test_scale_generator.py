@@ -13,7 +13,8 @@ from memory_bench.scenarios.script import Probe, Write
 
 SMOKE = {"facts": "12", "noise": "24", "updates": "4", "gate_empty": "3", "gate_short": "3",
          "gate_duplicate": "3", "gate_clean": "4", "reinforce_cells": "3",
-         "reinforce_queries": "2", "write_batch": "16", "structured": "true"}
+         "reinforce_queries": "2", "write_batch": "16", "structured": "true",
+         "forget_ids": "1", "forget_sources": "1", "forget_updated": "1"}
 
 
 def _scale(size: int, seed: int = 0, hard: float = 0.1, **extra: str):

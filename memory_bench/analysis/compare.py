@@ -37,6 +37,7 @@ from memory_bench.analysis.stats import (
     t_interval,
     t_quantile,
 )
+from memory_bench.metrics.curve import summarize_curves
 from memory_bench.metrics.spec import MetricSpec
 from memory_bench.results.model import BackendEntry, Comparison, MetricSummary, Result
 
@@ -102,6 +103,7 @@ def summarize_backends(result: Result, *, bootstrap: bool = False) -> None:
             k: _summary([v for v, _ in per_seed(b, k).values()], result.metric(k), bootstrap)
             for k in keys
         }
+        b.curve = summarize_curves([r.curve for r in b.ok_runs() if r.curve])
 
 
 def _direction(c: Comparison, metric: MetricSpec) -> str:

@@ -49,8 +49,8 @@ class Backend(Protocol):
 
     Required: ``write``, ``query``, ``remove``, ``count``, ``close``.
     Optional, called only with the matching capability: ``strength``
-    (``strength``) and ``consolidate`` (``consolidate``); a backend without them
-    may raise :class:`NotSupportedError`.
+    (``strength``), ``consolidate`` (``consolidate``) and ``forget``
+    (``forget``); a backend without them may raise :class:`NotSupportedError`.
     """
 
     def write(self, items: Sequence[Item]) -> list[WriteResult]:
@@ -70,6 +70,17 @@ class Backend(Protocol):
 
     def consolidate(self) -> dict[str, Any]:
         """Run the backend's sleep; return a JSON-able report of what it did."""
+        ...
+
+    def forget(self, ids: Sequence[str] = (), source: str | None = None,
+               prefix: str = "") -> int:
+        """Forget the items with these ids and, when ``source`` is given, every item
+        of that source whose id starts with ``prefix``; return how many were forgotten.
+
+        The harness passes its pair's prefix, so a user's own items in a live store
+        are never touched. A forgotten item is never returned or counted again; an
+        unknown id is no error (it counts 0).
+        """
         ...
 
     def remove(self, prefix: str) -> int:

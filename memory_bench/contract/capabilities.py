@@ -17,6 +17,7 @@ class Capability(StrEnum):
     CONSOLIDATE = "consolidate"  # has a sleep / consolidation step
     PERSISTENT = "persistent"  # can be pointed at a live store that outlives a run
     CALIBRATED = "calibrated"  # a hit's score is a probability that it is relevant
+    FORGET = "forget"  # forgets items on request, by id or by source (forget steps)
 
 
 def parse_capabilities(values: Iterable[str | Capability]) -> frozenset[Capability]:

@@ -18,6 +18,7 @@ from memory_bench.contract.capabilities import Capability
 from memory_bench.contract.items import Hit, Item
 from memory_bench.harness.resources import rss_bytes
 from memory_bench.records.records import (
+    ForgetRecord,
     ItemRecord,
     ProbeRecord,
     Records,
@@ -28,6 +29,7 @@ from memory_bench.results.model import Cleanup
 from memory_bench.scenarios.answers import answer_ranks, count_tokens
 from memory_bench.scenarios.script import (
     Consolidate,
+    Forget,
     Probe,
     ReadStrength,
     Reset,
@@ -76,6 +78,8 @@ class Execution:
         self.cleanups: list[Cleanup] = []
         self.warnings: list[str] = []
         self.written: dict[str, Item] = {}
+        self.n_written = 0  # items written in the pair, over every episode
+        self._asking = False  # the last step run was a question (one ask step)
 
     # -- the loop -------------------------------------------------------------------
 
@@ -88,6 +92,9 @@ class Execution:
             if step.tag != tag and self.on_tag is not None:
                 self.on_tag(step.tag)
             tag = step.tag
+            if isinstance(step, Probe) and not self._asking:
+                self.records.blocks.append([len(self.records.probes), 0, self.n_written])
+            self._asking = isinstance(step, Probe)
             self._step(step)
         return self.records
 
@@ -98,6 +105,8 @@ class Execution:
             self._probe(step)
         elif isinstance(step, ReadStrength):
             self._strength(step)
+        elif isinstance(step, Forget):
+            self._forget(step)
         elif isinstance(step, Consolidate):
             report = self._b.consolidate()
             self.records.consolidations.append(dict(report) if report else {})
@@ -124,6 +133,7 @@ class Execution:
         self._check(write_problems(chunk, results))
         for item in chunk:
             self.written[item.id] = item
+        self.n_written += len(chunk)
         accepted = sum(r.accepted for r in results)
         self.records.writes.append(WriteRecord(step.tag, len(chunk), accepted, seconds,
                                                rss_bytes()))
@@ -157,7 +167,18 @@ class Execution:
             expected_sources=[e.source if e else None for e in expected],
             expected_timestamps=[e.timestamp.isoformat() if e else None for e in expected],
             hit_tokens=tokens, answer_ranks=ranks, answer_phrases=phrases,
+            forgotten=list(step.forgotten),
         ))
+        self.records.blocks[-1][1] += 1
+
+    def _forget(self, step: Forget) -> None:
+        t0 = time.perf_counter()
+        removed = self._b.forget(list(step.ids), step.source, self.script.prefix)
+        latency_ms = round((time.perf_counter() - t0) * 1000.0, 3)
+        if not isinstance(removed, int) or isinstance(removed, bool) or removed < 0:
+            self._check([f"forget returned {removed!r}, not a count"])
+        self.records.forgets.append(ForgetRecord(step.tag, list(step.ids), step.source,
+                                                 list(step.forgotten), removed, latency_ms))
 
     def _answer(self, step: Probe, hits: list[Hit]) -> tuple[list[int], list[int], int]:
         """What the returned texts cost and where they contain the gold answer, for a

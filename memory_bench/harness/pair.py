@@ -24,6 +24,7 @@ from typing import Any
 from memory_bench.contract.backend import Backend, BackendContext
 from memory_bench.errors import RunFailed
 from memory_bench.harness.execute import Execution
+from memory_bench.metrics.curve import step_curve
 from memory_bench.metrics.spec import compute_metrics, compute_outcomes
 from memory_bench.plugins.manager import LoadedPlugins, default_plugins
 from memory_bench.plugins.selection import BackendSelection, select_backends
@@ -176,6 +177,7 @@ def run_pair(
         run.cleanup = execution.close()
         run.metrics = compute_metrics(info.metrics, records, caps)
         run.outcomes = compute_outcomes(info.metrics, records, caps)
+        run.curve = step_curve(records)
         run.records = records
     except (Exception, SystemExit) as exc:
         run.status = "failed"

@@ -2,7 +2,9 @@
 
 Tags are the continual script's: ``probe`` (phase 2), ``reprobe`` (phase 5),
 ``update`` (phase 6), ``corroborate`` (6b), ``gate`` (phase 7), ``reinforce``
-(phase 8), and the writes ``seed`` and ``interfere`` (phases 1 and 3). Every
+(phase 8), the writes ``seed`` and ``interfere`` (phases 1 and 3), and the
+forget calls ``forget`` with the questions asked about what they forgot,
+``forgotten``, and about facts kept, ``kept`` (``scenarios/continual/forgetting.py``). Every
 metric declares its per-question outcomes, so that backends are compared
 question by question (``memory_bench.analysis.paired``).
 """
@@ -85,6 +87,24 @@ CONTINUAL_METRICS: tuple[Metric, ...] = (
             needs=Capability.STRENGTH, bounds=None,
             description="mean strength after - before over the reinforced cells",
             outcomes=kinds.strength_outcomes("reinforce"), aggregate="mean"),
+    declare("forgottenReturned", "forgotten back", reads=("forgotten",),
+            needs=Capability.FORGET, higher_is_better=False,
+            description="share of the questions asked about forgotten facts whose top-k "
+                        "holds a forgotten item (an updated fact's old value too): 0 is right",
+            undefined="the scenario forgot nothing (forget_ids = forget_sources = 0)",
+            **_share(kinds.returns_forgotten, "forgotten")),
+    declare("forgetKept", "kept after forget", reads=("kept",), needs=Capability.FORGET,
+            section="other",
+            description="recall@1 of facts not forgotten, asked among the questions about "
+                        "forgotten ones: forgetting took only what it was asked for",
+            undefined="the scenario forgot nothing (forget_ids = forget_sources = 0)",
+            **_share(kinds.hit_at(1), "kept")),
+    declare("forget_p50_ms", "forget p50 ms", reads=("forget",), needs=Capability.FORGET,
+            section="other", decimals=2, small_digits=2, bounds=_RATE,
+            higher_is_better=False, aggregate="p50",
+            outcomes=kinds.forget_latency_outcomes("forget"),
+            undefined="the scenario forgot nothing (forget_ids = forget_sources = 0)",
+            description="median latency of the forget calls, timed by the harness"),
     declare("latency_p50_ms", "p50 ms", reads=("probe", "reprobe"), axis="latency",
             aggregate="p50", **_LATENCY,
             description="median query latency in the probe and re-probe phases"),

@@ -19,6 +19,7 @@ from memory_bench.records.records import ProbeRecord
 __all__ = [
     "all_at",
     "any_at",
+    "forget_latency_outcomes",
     "ingest_outcomes",
     "latency_outcomes",
     "ndcg",
@@ -74,6 +75,11 @@ def stale(p: ProbeRecord) -> bool:
     return p.best_rank(p.outrank) is not None
 
 
+def returns_forgotten(p: ProbeRecord) -> bool:
+    """An id forgotten before the question is in its top-k: it came back."""
+    return bool(set(p.forgotten) & set(p.returned))
+
+
 def names_its_own(p: ProbeRecord) -> bool:
     """The top hit reports the source and timestamp written for the item it names."""
     return (bool(p.returned) and p.top_source is not None and p.top_timestamp is not None
@@ -98,6 +104,13 @@ def reports_every_source(p: ProbeRecord) -> bool:
     want = {s for s in p.expected_sources if s is not None}
     got = {s for hit in p.hit_sources[:len(p.expected)] for s in hit}
     return bool(want) and want <= got
+
+
+def forget_latency_outcomes(*tags: str) -> Callable[[RecordView], Outcomes]:
+    """Each forget call's latency in milliseconds, keyed by its tag and call number."""
+    def f(v: RecordView) -> Outcomes:
+        return {f"{r.tag}/#{i}": (r.latency_ms,) for i, r in enumerate(v.forgets(*tags))}
+    return f
 
 
 def retention_outcomes(before: str, after: str) -> Callable[[RecordView], Outcomes]:

@@ -29,6 +29,7 @@ from typing import Any
 from memory_bench.contract.capabilities import Capability
 from memory_bench.records.reader import Reader
 from memory_bench.records.records import (
+    ForgetRecord,
     ItemRecord,
     ProbeRecord,
     Records,
@@ -88,6 +89,9 @@ class RecordView:
 
     def writes(self, *tags: str) -> list[WriteRecord]:
         return [w for w in self.records.writes if w.tag in tags]
+
+    def forgets(self, *tags: str) -> list[ForgetRecord]:
+        return [f for f in self.records.forgets if f.tag in tags]
 
     def categories(self, tags: Sequence[str]) -> list[str]:
         """Categories present in the probes and items of ``tags``, in first-seen order."""

@@ -35,7 +35,8 @@ ENV_PLUGINS = "MEMORY_BENCH_PLUGINS"
 ENV_NO_AUTOLOAD = "MEMORY_BENCH_DISABLE_PLUGIN_AUTOLOAD"
 # Registered before any other plugin, whatever the environment says (as tox does).
 INTERNAL_PLUGINS = ("memory_bench.scenarios.builtin", "memory_bench.scenarios.datasets.plugin",
-                    "memory_bench.scenarios.scale.plugin")
+                    "memory_bench.scenarios.scale.plugin",
+                    "memory_bench.scenarios.runbook.plugin")
 INTERNAL = "<memory-bench>"
 
 

@@ -15,6 +15,7 @@ from typing import Any
 from memory_bench.records.reader import Reader
 
 __all__ = [
+    "ForgetRecord",
     "ItemRecord",
     "ProbeRecord",
     "Records",
@@ -59,6 +60,7 @@ class ProbeRecord:
     hit_tokens: list[int] = field(default_factory=list)
     answer_ranks: list[int] = field(default_factory=list)
     answer_phrases: int = 0
+    forgotten: list[str] = field(default_factory=list)
 
     def rank(self, item_id: str | None) -> int | None:
         """1-based rank of ``item_id`` in the returned ids, or None."""
@@ -90,11 +92,19 @@ class ProbeRecord:
             hit_tokens=r.int_list("hit_tokens", default=[]),
             answer_ranks=r.int_list("answer_ranks", default=[]),
             answer_phrases=r.int("answer_phrases", 0),
+            forgotten=r.str_list("forgotten", default=[]),
         )
 
 
 def _strings(r: Reader) -> list[str]:
     return [x._check_self(lambda v: isinstance(v, str), "a string") for x in r.items()]
+
+
+def _block(r: Reader) -> list[int]:
+    values = r.num_list_self()
+    if len(values) != 3 or any(v != int(v) or v < 0 for v in values):
+        raise r.fail("expected [first probe, probes, items written], three counts")
+    return [int(v) for v in values]
 
 
 def _opt_string(r: Reader) -> str | None:
@@ -116,6 +126,25 @@ class WriteRecord:
     def read(cls, r: Reader) -> WriteRecord:
         return cls(tag=r.str("tag"), items=r.int("items"), accepted=r.int("accepted"),
                    seconds=r.num("seconds"), rss_bytes=r.opt_int("rss_bytes"))
+
+
+@dataclass
+class ForgetRecord:
+    """One forget call: what was asked (``ids``, ``source``), the ids it forgets (the
+    answer key), what the backend said it removed, and the call's latency."""
+
+    tag: str
+    ids: list[str]
+    source: str | None
+    forgotten: list[str]
+    removed: int
+    latency_ms: float
+
+    @classmethod
+    def read(cls, r: Reader) -> ForgetRecord:
+        return cls(tag=r.str("tag"), ids=r.str_list("ids"), source=r.opt_str("source"),
+                   forgotten=r.str_list("forgotten"), removed=r.int("removed"),
+                   latency_ms=r.num("latency_ms"))
 
 
 @dataclass
@@ -158,17 +187,28 @@ class Records:
     items: list[ItemRecord] = field(default_factory=list)
     strengths: list[StrengthRecord] = field(default_factory=list)
     consolidations: list[dict[str, Any]] = field(default_factory=list)
+    forgets: list[ForgetRecord] = field(default_factory=list)
+    # The ask steps, in order: [first probe's index, probes, items written before it].
+    # An ask step is a run of questions with no other call between them; this places
+    # every question on the stream (the per-step curve, ``metrics/curve.py``).
+    blocks: list[list[int]] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         """As ``dataclasses.asdict`` gives it, about 10x faster: every record's fields
         are scalars or lists of scalars, so a shallow copy of each list is a deep one
         (a run's records are serialised for every pair file and result write)."""
-        return {
-            "probes": _without_empty(_plain(self.probes), _ANSWER_FIELDS),
+        d = {
+            "probes": _without_empty(_without_empty(_plain(self.probes), _ANSWER_FIELDS),
+                                     ("forgotten",)),
             "writes": _plain(self.writes),
             "items": _plain(self.items), "strengths": _plain(self.strengths),
             "consolidations": copy.deepcopy(self.consolidations),
         }
+        if self.forgets:
+            d["forgets"] = _plain(self.forgets)
+        if self.blocks:
+            d["blocks"] = [list(b) for b in self.blocks]
+        return d
 
     @classmethod
     def read(cls, r: Reader) -> Records:
@@ -178,6 +218,8 @@ class Records:
             items=r.list("items", ItemRecord.read, default=[]),
             strengths=r.list("strengths", StrengthRecord.read, default=[]),
             consolidations=r.list("consolidations", lambda x: x.obj_value(), default=[]),
+            forgets=r.list("forgets", ForgetRecord.read, default=[]),
+            blocks=r.list("blocks", _block, default=[]),
         )
 
     @classmethod

@@ -84,6 +84,10 @@ def _results(result: Result, plots: Collection[str]) -> list[Block]:
         ingest = S.ingest_note(result)
         if ingest:
             out.append(Para(ingest, note=True))
+    head, rows = S.curve_table(result)
+    if rows:
+        out += [Heading(3, "Recall@1 over the stream"), Para(S.CURVE_NOTE, note=True),
+                Table(head, rows)]
     categories = S.category_tables(result)
     if categories:
         out += [Heading(3, "By category"), Para(S.CATEGORY_NOTE, note=True)]

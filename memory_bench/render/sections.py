@@ -27,6 +27,7 @@ from memory_bench.results.model import BackendEntry, Comparison, MetricSummary, 
 __all__ = [
     "CAPS_NOTE",
     "CATEGORY_NOTE",
+    "CURVE_NOTE",
     "DIFF_NOTE",
     "MISSES_NOTE",
     "RESULTS_NOTE",
@@ -34,6 +35,7 @@ __all__ = [
     "capability_table",
     "category_tables",
     "caveat_lines",
+    "curve_table",
     "difference_table",
     "exposure_note",
     "failures",
@@ -208,6 +210,48 @@ def category_tables(result: Result) -> list[tuple[str, list[str], list[list[str]
                 for b in result.backends]
         out.append((m.label, head, rows))
     return out
+
+
+CURVE_NOTE = ("recall@1 of each ask step (a run of questions with no other call between "
+              "them) over the stream, as big-ann-benchmarks' streaming track reports recall at "
+              "every search step: mean over seeds, at most 12 steps evenly spread; the column "
+              "says how many items were written before the step. Only questions with a gold "
+              "id count.")
+_CURVE_COLUMNS = 12
+
+
+def _spread(steps: list[int], each: list[set[int]]) -> list[int]:
+    """At most ``_CURVE_COLUMNS`` steps: those every backend has first, then others evenly
+    spread (a backend without strength skips the reinforcement steps)."""
+    if len(steps) <= _CURVE_COLUMNS:
+        return steps
+    common = sorted(set.intersection(*each)) if each else []
+    pick = common[:_CURVE_COLUMNS]
+    rest = [s for s in steps if s not in pick]
+    room = _CURVE_COLUMNS - len(pick)
+    if room and rest:
+        last = len(rest) - 1
+        pick += sorted({rest[round(i * last / max(room - 1, 1))] for i in range(room)})
+    return sorted(pick)
+
+
+def curve_table(result: Result) -> tuple[list[str], list[list[str]]]:
+    """(head, rows) of the per-step curve; no rows when no backend has one."""
+    steps: dict[int, float] = {}
+    for b in result.backends:
+        for step, written, *_ in b.curve:
+            steps.setdefault(int(step), written)
+    if not steps:
+        return [], []
+    order = _spread(sorted(steps), [{int(p[0]) for p in b.curve} for b in result.backends
+                                     if b.curve])
+    head = ["backend", *(f"step {s} ({steps[s]:,.0f})" for s in order)]
+    rows = []
+    for b in result.backends:
+        mean = {int(p[0]): p[3] for p in b.curve}
+        rows.append([row_label(result, b),
+                     *(f"{mean[s]:.3f}" if s in mean else NOT_SUPPORTED for s in order)])
+    return head, rows
 
 
 def capability_table(result: Result) -> tuple[list[str], list[list[str]]]:

@@ -95,6 +95,8 @@ class PairRun:
     worker: dict[str, Any] = field(default_factory=dict)
     # Per-question rows of the metrics that declare them: {name: {"keys", "values"}}.
     outcomes: dict[str, dict[str, list]] = field(default_factory=dict)
+    # recall@1 per ask step over the stream (metrics/curve.py's CURVE_FIELDS per point).
+    curve: list[list[float]] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -123,6 +125,8 @@ class PairRun:
             d["worker"] = dict(self.worker)
         if self.outcomes:
             d["outcomes"] = self.outcomes
+        if self.curve:
+            d["curve"] = [list(p) for p in self.curve]
         return d
 
     @classmethod
@@ -142,7 +146,17 @@ class PairRun:
             warnings=r.str_list("warnings", default=[]), data_stats=r.opt_obj("data_stats"),
             worker=r.obj("worker", {}),
             outcomes=r.mapping("outcomes", _read_outcomes, default={}),
+            curve=_read_curve(r, 4),
         )
+
+
+def _read_curve(r: Reader, width: int) -> list[list[float]]:
+    """A curve: rows of ``width`` numbers (``metrics/curve.py``)."""
+    rows = r.list("curve", lambda row: row.num_list_self(), default=[])
+    bad = next((i for i, row in enumerate(rows) if len(row) != width), None)
+    if bad is not None:
+        raise r.at("curve").fail(f"point {bad} has {len(rows[bad])} numbers, not {width}")
+    return rows
 
 
 def _read_outcomes(r: Reader) -> dict[str, list]:
@@ -172,6 +186,8 @@ class BackendEntry:
     summary: dict[str, MetricSummary] = field(default_factory=dict)
     # Item structure this configuration reads beyond text, source and timestamp.
     reads: list[str] = field(default_factory=list)
+    # The runs' per-step curves over seeds (metrics/curve.py's SUMMARY_FIELDS per point).
+    curve: list[list[float]] = field(default_factory=list)
 
     def has(self, capability: str) -> bool:
         return capability in self.capabilities
@@ -198,6 +214,7 @@ class BackendEntry:
             "reads": list(self.reads),
             "runs": [r.to_dict() for r in self.runs],
             "summary": {k: v.to_dict() for k, v in self.summary.items()},
+            **({"curve": [list(p) for p in self.curve]} if self.curve else {}),
         }
 
     @classmethod
@@ -213,6 +230,7 @@ class BackendEntry:
             runs=r.list("runs", PairRun.read, default=[]),
             summary=r.mapping("summary", MetricSummary.read, default={}),
             reads=r.str_list("reads", default=[]),
+            curve=_read_curve(r, 5),
         )
 
 

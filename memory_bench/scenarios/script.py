@@ -13,6 +13,8 @@ The vocabulary:
 - :class:`Probe`: one ``query``, with the ids that answer it, the ids it should
   outrank, a tag (``probe``, ``reprobe``, ``update``, ...) and a category;
 - :class:`ReadStrength`: read the strength of ids (before/after reinforcement);
+- :class:`Forget`: one ``forget`` call, by item ids and/or by source, with the ids it
+  forgets (the answer key: which items must never come back);
 - :class:`Consolidate`: the backend's sleep;
 - :class:`Reset`: close the store and start again on an empty one (a dataset
   with one store per conversation runs several episodes in one pair).
@@ -34,6 +36,7 @@ from memory_bench.contract.items import Item
 __all__ = [
     "UNBOUND_PREFIX",
     "Consolidate",
+    "Forget",
     "Probe",
     "ReadStrength",
     "Reset",
@@ -86,6 +89,21 @@ class Probe:
     key: str | None = None
     needs: Capability | None = None
     answers: tuple[str, ...] | None = None
+    # Ids forgotten before this question: none of them may come back (forgottenReturned).
+    forgotten: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Forget:
+    """Ask the backend to forget ``ids`` and, when ``source`` is set, every item of that
+    source. ``forgotten`` is every id this forgets (the source's items resolved by the
+    generator): the answer key of the later questions, never sent."""
+
+    ids: tuple[str, ...] = ()
+    source: str | None = None
+    forgotten: tuple[str, ...] = ()
+    tag: str = "forget"
+    needs: Capability | None = Capability.FORGET
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,7 +130,7 @@ class Reset:
     needs: Capability | None = None
 
 
-Step = Write | Probe | ReadStrength | Consolidate | Reset
+Step = Write | Probe | ReadStrength | Consolidate | Reset | Forget
 
 
 def canonical_hash(doc: Any) -> str:
@@ -150,6 +168,10 @@ def _step_dict(step: Step) -> dict[str, Any]:
                  outrank=list(step.outrank))
         if step.answers is not None:  # absent otherwise: earlier scripts keep their hash
             d["answers"] = list(step.answers)
+        if step.forgotten:
+            d["forgotten"] = list(step.forgotten)
+    elif isinstance(step, Forget):
+        d.update(ids=list(step.ids), source=step.source, forgotten=list(step.forgotten))
     elif isinstance(step, ReadStrength):
         d.update(ids=list(step.ids), label=step.label)
     if step.needs is not None:
@@ -227,8 +249,10 @@ class Script:
                     if item.id in seen:
                         raise ScriptError(f"step {n}: item id {item.id!r} is written twice")
                     seen.add(item.id)
-            elif isinstance(step, Probe | ReadStrength):
-                ids = (*step.expected, *step.outrank) if isinstance(step, Probe) else step.ids
+            elif isinstance(step, Probe | ReadStrength | Forget):
+                ids = ((*step.expected, *step.outrank, *step.forgotten)
+                       if isinstance(step, Probe) else
+                       (*step.ids, *step.forgotten) if isinstance(step, Forget) else step.ids)
                 unknown = [i for i in ids if i not in seen]
                 if unknown:
                     raise ScriptError(f"step {n}: {unknown[0]!r} is referenced before it is "
@@ -253,7 +277,12 @@ class Script:
                 steps.append(replace(s, items=tuple(item(i) for i in s.items)))
             elif isinstance(s, Probe):
                 steps.append(replace(s, expected=tuple(map(b, s.expected)),
-                                     outrank=tuple(map(b, s.outrank))))
+                                     outrank=tuple(map(b, s.outrank)),
+                                     forgotten=tuple(map(b, s.forgotten))))
+            elif isinstance(s, Forget):
+                steps.append(replace(s, ids=tuple(map(b, s.ids)),
+                                     source=None if s.source is None else b(s.source),
+                                     forgotten=tuple(map(b, s.forgotten))))
             elif isinstance(s, ReadStrength):
                 steps.append(replace(s, ids=tuple(map(b, s.ids))))
             else:

@@ -1,11 +1,13 @@
-"""``memory-bench export`` and ``memory-bench validate``: a script as a JSONL file, and
-a JSONL file checked line by line.
+"""``memory-bench export`` and ``memory-bench validate``: a script as a JSONL file or a
+runbook, and a JSONL file checked line by line.
 
 Export writes one seed's script of any generator (templated, natural, a dataset,
 a plugin's) in the ``memory-bench-jsonl/1`` format that the ``jsonl`` scenario
-reads, so a user has a complete example of the format and can run the same
-items and questions elsewhere. The file is written whole or not at all, and
-never over an existing one.
+reads, or (``--format runbook``) as a ``memory-bench-runbook/1`` TOML file that the
+``runbook`` scenario runs with the same metrics, so a user has a complete example
+of the format and can run the same items and questions elsewhere. The file is
+written whole or not at all, never over an existing one, and a runbook is read
+back before it is kept.
 """
 
 from __future__ import annotations
@@ -22,13 +24,31 @@ from memory_bench.results.paths import OutputError, check_writable
 from memory_bench.scenarios.datasets.common import read_data_file
 from memory_bench.scenarios.datasets.jsonl import FORMAT, Parsed, Problem, script_records
 from memory_bench.scenarios.datasets.jsonl import validate as validate_text
+from memory_bench.scenarios.script import Script
 from memory_bench.scenarios.spec import ScenarioSpec
 
-__all__ = ["Validation", "export_script", "validate_file"]
+__all__ = ["FORMATS", "Validation", "export_script", "validate_file"]
+
+FORMATS = ("jsonl", "runbook")
 
 
-def export_script(plugins: LoadedPlugins, scenario: ScenarioSpec, seed: int, out: Path) -> int:
-    """Write ``scenario``'s script of ``seed`` to ``out``; the number of lines written."""
+def _runbook_text(script: Script, made_by: dict) -> tuple[str, int]:
+    """The runbook of ``script`` and its step count, checked by reading it back."""
+    from memory_bench.scenarios.runbook.format import parse
+    from memory_bench.scenarios.runbook.writer import dumps, script_runbook
+
+    doc = script_runbook(script, made_by)
+    text = dumps(doc)
+    parse(text, "the exported runbook")  # raises RunbookError: never keep a file we cannot run
+    return text, len(doc["step"])
+
+
+def export_script(plugins: LoadedPlugins, scenario: ScenarioSpec, seed: int, out: Path,
+                  fmt: str = "jsonl") -> int:
+    """Write ``scenario``'s script of ``seed`` to ``out`` as ``fmt``; the number of lines
+    (JSONL) or steps (runbook) written."""
+    if fmt not in FORMATS:
+        raise ValueError(f"unknown export format {fmt!r} (known: {', '.join(FORMATS)})")
     scenario.check_seeds([seed])
     if out.exists():
         raise OutputError(f"{out} exists; export never overwrites a file")
@@ -42,7 +62,10 @@ def export_script(plugins: LoadedPlugins, scenario: ScenarioSpec, seed: int, out
     lines = 0
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            for record in script_records(script, made_by):
+            if fmt == "runbook":
+                text, lines = _runbook_text(script, made_by)
+                fh.write(text)
+            for record in script_records(script, made_by) if fmt == "jsonl" else ():
                 fh.write(json.dumps(record, ensure_ascii=False) + "\n")
                 lines += 1
         if out.exists():  # appeared while we wrote: still never overwrite

@@ -295,6 +295,43 @@ def _consolidate(s: Subject) -> None:
         s.expect(False, f"after consolidate: {line}")
 
 
+@check("forget", "forget by ids and by source: the items are gone from query and count, "
+       "nothing else is, the count returned is right, an unknown id is a no-op",
+       needs=Capability.FORGET)
+def _forget(s: Subject) -> None:
+    b, written = _stocked(s)
+    if not callable(getattr(b, "forget", None)):
+        s.expect(False, "`forget` is declared but the backend has no forget() method")
+        return
+    items = list(written.values())
+    e1, e2 = items[:8], items[8:]
+    gone = [e1[2], e2[0]]
+    n = b.forget([i.id for i in gone])
+    s.expect(n == 2, f"forget of 2 ids returned {n!r}, not 2")
+    _forgotten(s, b, gone, left=10)
+    n = b.forget([f"{s.prefix}never-0000", gone[0].id])
+    s.expect(n == 0, f"forget of an unknown and an already forgotten id returned {n!r}, not 0")
+    _forgotten(s, b, gone, left=10)
+    n = b.forget(source=e2[1].source, prefix=s.prefix)
+    s.expect(n == 3, f"forget(source={e2[1].source!r}) returned {n!r}, not its 3 items left")
+    _forgotten(s, b, [*gone, *e2], left=7)
+    kept = e1[5]
+    ids = _ids(b.query(kept.text, 3))
+    s.expect(kept.id in ids, f"after forgetting others, querying the text of {kept.id} "
+             f"returned {ids}: forget took more than it was asked")
+
+
+def _forgotten(s: Subject, b: Backend, gone: list[Item], *, left: int) -> None:
+    """None of ``gone`` is counted or returned; ``left`` items of the kit's are counted."""
+    n = b.count(s.prefix)
+    s.expect(n == left, f"after forget, count({s.prefix!r}) is {n!r}, not {left}")
+    for item in gone:
+        c = b.count(item.id)
+        s.expect(c == 0, f"count({item.id!r}) is {c!r} after it was forgotten")
+        back = [i for i in _ids(b.query(item.text, 5)) if i in {g.id for g in gone}]
+        s.expect(not back, f"query of a forgotten item's own text returned {back[:1]}")
+
+
 @check("persistent", "a `persistent` store reopens with its items", needs=Capability.PERSISTENT)
 def _persistent(s: Subject) -> None:
     b, written = _stocked(s)

@@ -56,8 +56,9 @@ class Blocked(Exception):
         self.by = by
 
 
-_METHODS = ("write", "query", "strength", "consolidate", "remove", "count", "close")
-_OPTIONAL = {"strength": "strength", "consolidate": "consolidate"}  # method -> capability
+_METHODS = ("write", "query", "strength", "consolidate", "forget", "remove", "count", "close")
+# method -> capability
+_OPTIONAL = {"strength": "strength", "consolidate": "consolidate", "forget": "forget"}
 
 
 class Raised(Exception):

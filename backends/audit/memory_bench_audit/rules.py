@@ -205,6 +205,12 @@ class AuditRow:
     def consolidate(self) -> dict[str, Any]:
         return self.store.consolidate()
 
+    def forget(self, ids: Sequence[str] = (), source: str | None = None,
+               prefix: str = "") -> int:
+        # The rows do not declare `forget` (a rule's cache would keep what was forgotten),
+        # so the harness never calls this; the store's own answer, for the protocol.
+        return self.store.forget(ids, source, prefix)
+
     def remove(self, prefix: str) -> int:
         return self.store.remove(prefix)
 

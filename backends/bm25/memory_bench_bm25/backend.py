@@ -49,13 +49,23 @@ class BM25Backend:
         return [WriteResult(item.id, True) for item in items]
 
     def remove(self, prefix: str) -> int:
-        gone = [i for i in self._docs if i.startswith(prefix)]
+        return self._drop([i for i in self._docs if i.startswith(prefix)])
+
+    def _drop(self, gone: list[str]) -> int:
         for i in gone:
             del self._docs[i]
             del self._tokens[i]
         if gone:
             self._index = None
         return len(gone)
+
+    def forget(self, ids: Sequence[str] = (), source: str | None = None,
+               prefix: str = "") -> int:
+        """Drop the items with these ids and those of ``source`` under ``prefix``: like
+        remove, by id or by source instead of by prefix."""
+        wanted = set(ids)
+        return self._drop([i for i, item in self._docs.items() if i in wanted or (
+            source is not None and item.source == source and i.startswith(prefix))])
 
     def count(self, prefix: str) -> int:
         return sum(1 for i in self._docs if i.startswith(prefix))

@@ -57,7 +57,7 @@ def memory_bench_register_backends(registry: BackendRegistry) -> None:
         libraries=("bm25s", "PyStemmer"),
         description="BM25 (bm25s, Lucene variant) over the item texts; docstore keeps provenance",
         version=__version__,
-        capabilities=["provenance"],
+        capabilities=["provenance", "forget"],
         options=OPTIONS,
         notes=[
             "lexical baseline: RSHL's encoder is lexical, so its recall is read against this",

@@ -29,5 +29,5 @@ def test_loading_plugins_does_not_import_bm25s() -> None:
 def test_registration() -> None:
     info = load_plugins([("bm25-test", plugin)], autoload=False).registry.get("bm25")
     assert info is not None
-    assert [c for c in Capability if info.has(c)] == [Capability.PROVENANCE]
+    assert [c for c in Capability if info.has(c)] == [Capability.PROVENANCE, Capability.FORGET]
     assert {o.name for o in info.options} == {"k1", "b", "method", "stopwords", "stemmer"}

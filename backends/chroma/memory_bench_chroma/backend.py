@@ -97,6 +97,23 @@ class ChromaMemory:
     def count(self, prefix: str) -> int:
         return sum(1 for iid in self._ids() if iid.startswith(prefix))
 
+    def forget(self, ids: Sequence[str] = (), source: str | None = None,
+               prefix: str = "") -> int:
+        """Delete these ids (those stored) and the items of ``source`` (a metadata
+        filter) under ``prefix``; how many went."""
+        doomed: set[str] = set()
+        wanted = list(dict.fromkeys(ids))
+        for start in range(0, len(wanted), self._max_batch):
+            chunk = wanted[start : start + self._max_batch]
+            doomed.update(self.collection.get(ids=chunk, include=[])["ids"])
+        if source is not None:
+            found = self.collection.get(where={"source": source}, include=[])["ids"]
+            doomed.update(i for i in found if i.startswith(prefix))
+        gone = sorted(doomed)
+        for start in range(0, len(gone), self._max_batch):
+            self.collection.delete(ids=gone[start : start + self._max_batch])
+        return len(gone)
+
     def strength(self, ids: Sequence[str]) -> list[float | None]:
         raise NotSupportedError("a vector store keeps no strength")
 

@@ -84,7 +84,7 @@ def memory_bench_register_backends(registry: Any) -> None:
         description="RAG baseline on chromadb: embedded PersistentClient in the run's directory "
         "(or a chroma server), cosine HNSW, vectors from the shared frozen embedder",
         version=__version__,
-        capabilities=[Capability.PROVENANCE, Capability.PERSISTENT],
+        capabilities=[Capability.PROVENANCE, Capability.PERSISTENT, Capability.FORGET],
         options=_options(),
         notes=[
             "frozen embedder (all-MiniLM-L6-v2 by default) + chromadb: no learning, no gate, "

@@ -53,7 +53,7 @@ def test_listing_plugins_imports_neither_chromadb_nor_torch() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     got = json.loads(out.stdout)
-    assert got == {"caps": ["persistent", "provenance"], "heavy": []}
+    assert got == {"caps": ["forget", "persistent", "provenance"], "heavy": []}
 
 
 @pytest.mark.slow

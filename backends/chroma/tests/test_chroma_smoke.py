@@ -41,7 +41,7 @@ def _run(tmp_path: Path, spec: str) -> Result:
 def _check(result: Result) -> None:
     assert result.status == "complete"
     (b,) = result.backends
-    assert b.capabilities == ["persistent", "provenance"]
+    assert b.capabilities == ["forget", "persistent", "provenance"]
     for run in b.runs:
         assert run.status == "ok", run.error
         assert run.cleanup.ok and run.cleanup.left == 0

@@ -157,6 +157,14 @@ class FaissRag:
     def count(self, prefix: str) -> int:
         return len(self.docs.labels_with_prefix(prefix))
 
+    def forget(self, ids: Sequence[str] = (), source: str | None = None,
+               prefix: str = "") -> int:
+        """Forget by id and by source as remove does by prefix: out of the docstore, the
+        index (a flat one removes the vectors, HNSW tombstones them) and the gate."""
+        labels = self.docs.labels_of(ids, source, prefix)
+        self._forget(labels)
+        return len(labels)
+
     def stats(self) -> dict[str, Any]:
         """Where the time went, for a report: encodes, cache hits, index state."""
         return {

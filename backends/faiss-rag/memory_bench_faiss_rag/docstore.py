@@ -8,7 +8,7 @@ the single place that maps item ids to labels.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -56,6 +56,14 @@ class Docstore:
 
     def labels_with_prefix(self, prefix: str) -> list[int]:
         return [lab for iid, lab in self._label_of.items() if iid.startswith(prefix)]
+
+    def labels_of(self, ids: Iterable[str] = (), source: str | None = None,
+                  prefix: str = "") -> list[int]:
+        """Labels of the items with these ids, and of those of ``source`` under ``prefix``."""
+        wanted = set(ids)
+        return [d.label for d in self._by_label.values() if d.item.id in wanted
+                or (source is not None and d.item.source == source
+                    and d.item.id.startswith(prefix))]
 
     def discard(self, labels: list[int]) -> None:
         for label in labels:

@@ -15,7 +15,7 @@ from memory_bench_faiss_rag import __version__
 
 __all__ = ["build_store", "index_options", "memory_bench_register_backends", "recency_options"]
 
-_CAPABILITIES = [Capability.PROVENANCE]
+_CAPABILITIES = [Capability.PROVENANCE, Capability.FORGET]
 
 _COMMON_NOTES = [
     "frozen embedder (all-MiniLM-L6-v2 by default) + faiss + docstore: no learning, no gate, "

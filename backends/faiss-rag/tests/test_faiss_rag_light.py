@@ -26,6 +26,6 @@ def test_listing_plugins_imports_no_heavy_library() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     got = json.loads(out.stdout)
     assert got["heavy"] == []
-    assert got["backends"]["faiss-rag"] == ["provenance"]
-    assert got["backends"]["faiss-rag-recency"] == ["provenance"]
+    assert got["backends"]["faiss-rag"] == ["forget", "provenance"]
+    assert got["backends"]["faiss-rag-recency"] == ["forget", "provenance"]
     assert not [b for b in got["broken"] if "faiss" in b]

@@ -17,7 +17,7 @@ from memory_bench.session.pipeline import execute
 pytestmark = pytest.mark.slow
 
 SPECS = ["faiss-rag", "faiss-rag-recency", "faiss-rag:index=hnsw", "faiss-rag:supersede=tags"]
-TIMING = ("latency_p50_ms", "latency_p95_ms", "ingest_items_per_s")
+TIMING = ("latency_p50_ms", "latency_p95_ms", "ingest_items_per_s", "forget_p50_ms")
 
 
 def _run(tmp_path: Path, name: str, specs: list[str], cache_dir: Path | None) -> dict[str, Any]:
@@ -52,7 +52,7 @@ def test_smoke_scenario_end_to_end(tmp_path: Path) -> None:
     result = _run(tmp_path, "r", SPECS, tmp_path / "cache")
     assert result.status == "complete"
     for b in result.backends:
-        assert b.capabilities == ["provenance"]
+        assert b.capabilities == ["forget", "provenance"]
         for run in b.runs:
             assert run.status == "ok", run.error
             assert run.cleanup.ok and run.cleanup.left == 0

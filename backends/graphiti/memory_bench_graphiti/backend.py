@@ -161,6 +161,18 @@ class GraphitiMemory:
     def count(self, prefix: str) -> int:
         return sum(1 for i in self.edges if i.startswith(prefix))
 
+    def forget(self, ids: Sequence[str] = (), source: str | None = None,
+               prefix: str = "") -> int:
+        """Delete the fact edges of these ids and of ``source``'s items under ``prefix``
+        (the fact lives on its edge; the entity nodes name people and carry no fact)."""
+        wanted = set(ids)
+        doomed = [i for i, e in self.edges.items() if i in wanted or (
+            source is not None and (e.attributes or {}).get("source") == source
+            and i.startswith(prefix))]
+        for item_id in doomed:
+            self._delete(item_id)
+        return len(doomed)
+
     # -- reading -----------------------------------------------------------------
     def _config(self, k: int) -> Any:
         from graphiti_core.search.search_config import (

@@ -112,7 +112,7 @@ def memory_bench_register_backends(registry: Any) -> None:
         "embedded Kuzu: each item saved as one fact edge, searched by Graphiti's BM25 + "
         "cosine (rrf; search=graph adds graph expansion); no LLM, offline",
         version=__version__,
-        capabilities=[Capability.PROVENANCE],
+        capabilities=[Capability.PROVENANCE, Capability.FORGET],
         options=_options(),
         notes=[
             "no LLM: each item is saved directly as one Graphiti EntityEdge (fact = the text, "

@@ -27,7 +27,7 @@ def test_listing_plugins_imports_neither_graphiti_nor_kuzu() -> None:
         print(json.dumps({"caps": sorted(c.value for c in info.capabilities), "heavy": heavy}))
         """)
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert json.loads(out.stdout) == {"caps": ["provenance"], "heavy": []}
+    assert json.loads(out.stdout) == {"caps": ["forget", "provenance"], "heavy": []}
 
 
 @pytest.mark.slow

@@ -44,11 +44,12 @@ class Mem0Memory:
         self.threads = threads
 
     def write(self, items: Sequence[Item]) -> list[WriteResult]:
-        mapped: dict[str, str] = {}
+        mapped: dict[str, tuple[str, str]] = {}
         try:
             with torch_threads(self.threads):
                 for item in items:
-                    old = mapped.pop(item.id, None) or self.ids.get(item.id)
+                    prev = mapped.pop(item.id, None)
+                    old = prev[0] if prev else self.ids.get(item.id)
                     if old is not None:  # writing an id again replaces it, as in a vector store
                         self._delete(old)
                     if self.embedder is None:
@@ -62,9 +63,9 @@ class Mem0Memory:
                     if len(added) != 1:
                         raise RuntimeError(f"mem0 add of {item.id} returned {out!r}, "
                                            "not one ADD")
-                    mapped[item.id] = str(added[0]["id"])
+                    mapped[item.id] = (str(added[0]["id"]), item.source)
         finally:  # one commit per call; what mem0 stored before a failure stays removable
-            self.ids.put(list(mapped.items()))
+            self.ids.put([(i, m, src) for i, (m, src) in mapped.items()])
         return [WriteResult(item.id, accepted=True) for item in items]
 
     def query(self, text: str, k: int) -> list[Hit]:
@@ -106,6 +107,16 @@ class Mem0Memory:
 
     def count(self, prefix: str) -> int:
         return self.ids.count(prefix)
+
+    def forget(self, ids: Sequence[str] = (), source: str | None = None,
+               prefix: str = "") -> int:
+        """mem0's own ``delete`` of each memory the id table maps these ids (and the
+        items of ``source`` under ``prefix``) to; how many went."""
+        doomed = self.ids.of(list(ids), source, prefix)
+        for _, memory_id in doomed:
+            self._delete(memory_id)
+        self.ids.drop([item_id for item_id, _ in doomed])
+        return len(doomed)
 
     def strength(self, ids: Sequence[str]) -> list[float | None]:
         raise NotSupportedError("mem0 keeps no per-memory strength")

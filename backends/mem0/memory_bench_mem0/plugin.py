@@ -157,7 +157,7 @@ def memory_bench_register_backends(registry: Any) -> None:
         "(add with infer=False), searched with mem0's hybrid scoring (semantic + BM25 + "
         "entities; scoring=store: the cosine alone), offline, faiss store by default",
         version=__version__,
-        capabilities=[Capability.PROVENANCE, Capability.PERSISTENT],
+        capabilities=[Capability.PROVENANCE, Capability.PERSISTENT, Capability.FORGET],
         options=_options(),
         notes=[
             "mem0 store-only mode: Memory.add(text, infer=False) stores each text as one "

@@ -36,7 +36,7 @@ def test_listing_plugins_imports_neither_mem0_nor_torch() -> None:
         """)
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     got = json.loads(out.stdout)
-    assert got["caps"] == ["persistent", "provenance"] and got["heavy"] == []
+    assert got["caps"] == ["forget", "persistent", "provenance"] and got["heavy"] == []
     assert got["libraries"][0] == "mem0ai"
 
 
@@ -229,3 +229,25 @@ def test_bad_options_are_refused_before_any_pair(tmp_path: Path) -> None:
     with pytest.raises(OptionError, match="option model: 'nope' is neither a model directory"):
         select_backends(registry, ["mem0:model=nope"])
     select_backends(registry, [f"mem0:path={tmp_path / 'new'}"])  # a new directory is fine
+
+
+def test_the_id_table_keeps_sources_and_an_older_table_gains_the_column(tmp_path) -> None:
+    import sqlite3
+
+    from memory_bench_mem0.ids import IdMap
+
+    path = tmp_path / "ids.sqlite"
+    old = sqlite3.connect(str(path))  # as the adapter wrote it before forget
+    old.execute("CREATE TABLE ids (item_id TEXT PRIMARY KEY, memory_id TEXT NOT NULL)")
+    old.execute("INSERT INTO ids VALUES ('bench-r-old', 'm-0')")
+    old.commit()
+    old.close()
+    ids = IdMap(path)
+    ids.put([("bench-r-a", "m-1", "doc-1"), ("bench-r-b", "m-2", "doc-1"),
+             ("bench-r-c", "m-3", "doc-2"), ("user-d", "m-4", "doc-1")])
+    assert ids.of(["bench-r-c", "nope"]) == [("bench-r-c", "m-3")]
+    assert ids.of(source="doc-1", prefix="bench-r-") == [("bench-r-a", "m-1"),
+                                                         ("bench-r-b", "m-2")]
+    assert ids.of(["bench-r-old"], source="doc-2") == [("bench-r-c", "m-3"),
+                                                       ("bench-r-old", "m-0")]
+    ids.close()

@@ -95,6 +95,11 @@ class NeuralMemoryBackend:
     def consolidate(self) -> dict[str, Any]:
         raise NotSupportedError("neural-memory has no consolidation step")
 
+    def forget(self, ids: Sequence[str] = (), source: str | None = None,
+               prefix: str = "") -> int:
+        raise NotSupportedError("an item's trace is spread over every weight of M: it cannot "
+                                "be forgotten alone (README, 'Why it does not declare forget')")
+
     def close(self) -> None:
         self.codebook = Codebook(self.codebook.dim)
         self._embedder.close()

@@ -109,6 +109,34 @@ class QdrantMemory:
             self.client.delete(self.collection, points_selector=selector, wait=True)
         return n
 
+    def forget(self, ids: Sequence[str] = (), source: str | None = None,
+               prefix: str = "") -> int:
+        """Delete the points of these ids (those that exist) and, by a payload filter,
+        those of ``source`` under ``prefix``; how many points went."""
+        m = self._models
+        doomed: set[str] = set()
+        wanted = [point_id(i) for i in dict.fromkeys(ids)]
+        for start in range(0, len(wanted), _BATCH):
+            found = self.client.retrieve(self.collection, ids=wanted[start : start + _BATCH],
+                                         with_payload=False, with_vectors=False)
+            doomed.update(str(p.id) for p in found)
+        if source is not None:
+            must = [m.FieldCondition(key="source", match=m.MatchValue(value=source))]
+            if prefix:
+                must.append(m.FieldCondition(key=PREFIXES, match=m.MatchValue(value=prefix)))
+            offset = None
+            while True:
+                page, offset = self.client.scroll(
+                    self.collection, scroll_filter=m.Filter(must=must), limit=_BATCH,
+                    offset=offset, with_payload=False, with_vectors=False)
+                doomed.update(str(p.id) for p in page)
+                if offset is None:
+                    break
+        if doomed:
+            self.client.delete(self.collection, points_selector=m.PointIdsList(
+                points=sorted(doomed)), wait=True)
+        return len(doomed)
+
     def strength(self, ids: Sequence[str]) -> list[float | None]:
         raise NotSupportedError("a vector store keeps no strength")
 

@@ -144,7 +144,7 @@ def memory_bench_register_backends(registry: Any) -> None:
         description=f"RAG baseline on Qdrant ({_installed('qdrant-client')}): local mode in the "
         "run's directory (or a Qdrant server), cosine, vectors from the shared frozen embedder",
         version=__version__,
-        capabilities=[Capability.PROVENANCE, Capability.PERSISTENT],
+        capabilities=[Capability.PROVENANCE, Capability.PERSISTENT, Capability.FORGET],
         options=_options(),
         notes=[
             "frozen embedder (all-MiniLM-L6-v2 by default) + Qdrant: no learning, no gate, "

@@ -32,7 +32,7 @@ def test_listing_plugins_imports_neither_qdrant_client_nor_torch() -> None:
         """)
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     got = json.loads(out.stdout)
-    assert got["caps"] == ["persistent", "provenance"] and got["heavy"] == []
+    assert got["caps"] == ["forget", "persistent", "provenance"] and got["heavy"] == []
     assert "qdrant-client" in got["libraries"] and "torch" in got["libraries"]
 
 

@@ -95,3 +95,15 @@ def test_a_removed_text_can_be_written_again(lattice: Lattice, rec) -> None:
     assert again.accepted and again.merged_into == "t-e1-0000"
     assert lattice.remove("t-e1-0000") == 1 and lattice.get("t-y-0000").id == "t-y-0000"
     assert lattice.write([rec("t-z-0000", "Mara Olsen works for Acme Foods.", 52)])[0].accepted
+
+
+def test_forgetting_one_source_of_a_merged_cell_keeps_the_other(lattice: Lattice, rec) -> None:
+    lattice.write([rec("t-x-0000", "Mara Olsen works for Acme Foods!", minutes=50,
+                       source="diary")])
+    facts = lattice.count("t-e1-")
+    assert lattice.forget(source="t-e1", prefix="t-e1-0000") == 1  # only that item of t-e1
+    hit = lattice.query("Who does Mara Olsen work for?", 1)[0]
+    assert (hit.id, hit.sources) == ("t-x-0000", ("diary",))  # the diary's copy stays
+    assert lattice.count("t-e1-0000") == 0 and lattice.count("t-e1-") == facts - 1
+    assert lattice.forget(["t-x-0000", "t-nope"]) == 1
+    assert "t-x-0000" not in [h.id for h in lattice.query("Who does Mara Olsen work for?", 5)]

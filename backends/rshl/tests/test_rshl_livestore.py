@@ -110,6 +110,14 @@ def _bench(i: int, text: str, days: float, **tags: str) -> Record:
                   tuple(f"{k}:{v}" for k, v in tags.items()))
 
 
+def test_a_guest_never_forgets_a_host_item(tmp_path: Path) -> None:
+    lat, before = _guest(tmp_path)
+    lat.write([_bench(0, "Mara Olsen works for Initech Labs.", 0)])
+    assert lat.forget(["user-note-0"], source="my-notes") == 0  # by id or source: not the host's
+    assert lat.forget(source="bench-r-s0-e1", prefix="bench-r-s0-") == 1
+    assert _user_view(lat) == before
+
+
 def test_a_guest_never_merges_into_supersedes_or_reinforces_a_host_cell(tmp_path: Path) -> None:
     lat, before = _guest(tmp_path)
     out = lat.write([

@@ -27,7 +27,7 @@ def test_found_through_the_entry_point() -> None:
     assert "memory-bench-rshl" in info.plugin
     assert info.capabilities == {
         Capability.PROVENANCE, Capability.STRENGTH, Capability.GATE,
-        Capability.CONSOLIDATE, Capability.PERSISTENT,
+        Capability.CONSOLIDATE, Capability.PERSISTENT, Capability.FORGET,
     }
     assert any("tags" in n for n in info.notes)
 

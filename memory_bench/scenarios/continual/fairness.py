@@ -32,7 +32,7 @@ from memory_bench.contract.items import Item
 from memory_bench.scenarios.continual.data import ScenarioData, Statement
 from memory_bench.scenarios.continual.params import ContinualParams
 from memory_bench.scenarios.generators.common import bare
-from memory_bench.scenarios.script import Probe, Script, Write
+from memory_bench.scenarios.script import Forget, Probe, Script, Write
 
 __all__ = ["fairness_violations"]
 
@@ -91,6 +91,9 @@ def fairness_violations(d: ScenarioData, renders: Callable[[Statement], set[str]
     for step in script.steps:
         if isinstance(step, Write):
             store(step.items)
+        elif isinstance(step, Forget):  # a forgotten item answers nothing any more
+            for ids in index.values():
+                ids.difference_update(step.forgotten)
         elif isinstance(step, Probe) and step.key in by_fact:
             f = by_fact[step.key]
             check(f"{step.tag} of {step.key}", f.subject, f.relation,

@@ -45,6 +45,12 @@ CONTINUAL_PARAMETERS: tuple[Option, ...] = (
     _count("gate_clean_short", 0, "clean too: short real facts ('Ivo resigned.', 'Ann is 34.')"),
     _count("corroborations", 0, "facts stated again by another source after the updates, "
                                 "then probed: every source should be reported"),
+    _count("forget_ids", 6, "up to this many facts forgotten by id before the gate, then "
+                            "asked: none may come back (needs `forget`)"),
+    _count("forget_sources", 3, "up to this many sources forgotten whole, each holding only "
+                                "facts (as many as the data has)"),
+    _count("forget_updated", 3, "up to this many updated facts forgotten by id, old and new "
+                                "value both"),
     _count("reinforce_cells", 10, "S: cells whose strength is read"),
     _count("reinforce_queries", 5, "P: queries per reinforced cell"),
     Option("k", int, 5, "top-k of every probe (at least 5, for recall@5)", minimum=5,
@@ -74,6 +80,9 @@ class ContinualParams:
     gate_clean: int = 30
     gate_clean_short: int = 0
     corroborations: int = 0
+    forget_ids: int = 6
+    forget_sources: int = 3
+    forget_updated: int = 3
     reinforce_cells: int = 10
     reinforce_queries: int = 5
     k: int = 5

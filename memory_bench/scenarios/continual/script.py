@@ -38,6 +38,7 @@ from datetime import timedelta
 from memory_bench.contract.capabilities import Capability
 from memory_bench.contract.items import Item
 from memory_bench.scenarios.continual.data import ScenarioData
+from memory_bench.scenarios.continual.forgetting import plan_forgetting
 from memory_bench.scenarios.continual.params import ContinualParams
 from memory_bench.scenarios.generators.common import EPOCH
 from memory_bench.scenarios.script import Consolidate, Probe, ReadStrength, Script, Step, Write
@@ -201,10 +202,16 @@ def continual_script(p: ContinualParams, data: ScenarioData) -> Script:
     s.stretch(_shuffled(rng, answers, anywhere), asks)
 
     steps = s.steps
+    # forgetting.py: once every item is written (a source forgotten whole holds only facts)
+    forgetting = plan_forgetting(p, data, [i for st in steps if isinstance(st, Write)
+                                           for i in st.items])
+    steps += forgetting.forgets
     for fi in data.reinforce:
         fact = facts[fi]
         steps.append(ReadStrength((fact.item.id,), "reinforce", "before"))
         steps += [Probe(fact.question, (fact.item.id,), "reinforce", key=key(fi),
                         needs=Capability.STRENGTH)] * p.reinforce_queries
         steps.append(ReadStrength((fact.item.id,), "reinforce", "after"))
-    return Script(tuple(steps), k=p.k, seed=data.seed, stats=data.stats)
+    steps += forgetting.questions  # after the reinforcement, kept facts among them
+    stats = {**data.stats, **({"forgotten": forgetting.stats} if forgetting.stats else {})}
+    return Script(tuple(steps), k=p.k, seed=data.seed, stats=stats)

@@ -12,12 +12,16 @@ One JSON object a line, each with a ``type``:
   ``tag`` (``ask``, the default; ``early``; ``abstain``; other tags are asked and kept
   in the records, not scored), ``outrank`` (ids it should rank below the expected
   ones), ``after`` (ask it right after this item is written, instead of where the line
-  stands), ``needs`` (a capability; the probe is skipped without it) and ``answers``
-  (the gold answer's phrases: answer containment and context tokens are recorded);
+  stands), ``needs`` (a capability; the probe is skipped without it), ``answers``
+  (the gold answer's phrases: answer containment and context tokens are recorded) and
+  ``forgotten`` (ids forgotten earlier that must not come back, docs/forgetting.md);
   a probe with ``outrank``, whatever its tag, is an update (``updateWinRate``,
   ``staleRate``), and the continual protocol's tags ``probe``/``reprobe`` are scored
   as that protocol scores them (``recall1_before``, ``retention``), so that an
   exported continual scenario run back scores as the scenario;
+- ``forget``: forget ``ids`` and/or every item of ``source`` written so far in the
+  episode (optional ``tag``, default ``forget``; skipped for a backend without the
+  ``forget`` capability);
 - ``reset``: close the store; what follows goes into a new, empty one (an episode);
 - ``strength``: read the strength of ``ids`` (``label`` tells readings apart);
 - ``consolidate``: the backend's sleep.
@@ -59,6 +63,7 @@ from memory_bench.scenarios.datasets.common import (
 )
 from memory_bench.scenarios.script import (
     Consolidate,
+    Forget,
     Probe,
     ReadStrength,
     Reset,
@@ -92,7 +97,9 @@ _FIELDS: dict[str, dict[str, tuple[bool, str]]] = {
              "region": (False, _STR)},
     "probe": {"question": (True, _STR), "expected": (True, _LIST), "category": (False, _STR),
               "key": (False, _STR), "tag": (False, _STR), "outrank": (False, _LIST),
-              "after": (False, _STR), "needs": (False, _STR), "answers": (False, _LIST)},
+              "after": (False, _STR), "needs": (False, _STR), "answers": (False, _LIST),
+              "forgotten": (False, _LIST)},
+    "forget": {"ids": (False, _LIST), "source": (False, _STR), "tag": (False, _STR)},
     "reset": {},
     "strength": {"ids": (True, _LIST), "label": (True, _STR), "tag": (False, _STR)},
     "consolidate": {"tag": (False, _STR)},
@@ -186,6 +193,8 @@ def _line_problems(n: int, doc: Any, first: bool) -> list[str]:
             out.append("probe: tag is empty")
     elif kind == "strength" and not doc["ids"]:
         out.append("strength: ids is empty")
+    elif kind == "forget" and not doc.get("ids") and "source" not in doc:
+        out.append("forget: give ids, a source, or both")
     return out
 
 
@@ -203,7 +212,8 @@ def _references(lines: list[Line]) -> list[Problem]:
                 written[key] = line
     for line in lines:
         f = line.fields
-        refs = [*f.get("expected", ()), *f.get("outrank", ()), *f.get("ids", ())]
+        refs = [*f.get("expected", ()), *f.get("outrank", ()), *f.get("ids", ()),
+                *f.get("forgotten", ())]
         for ref in refs:
             item = written.get((line.episode, ref))
             if item is None:
@@ -311,12 +321,15 @@ def generate(params: Mapping[str, Any], seed: int) -> Script:
     mine = set(episodes)
     b = ScriptBuilder(params["write_batch"])
     ids: dict[tuple[int, str], str] = {}
+    source_of: dict[str, str] = {}  # harness id -> source, this episode's items
+    forgotten: set[str] = set()
     empty, current = 0, None
     for line in parsed.lines:
         if line.episode not in mine or line.type == "reset":
             continue
         if current is not None and line.episode != current:
             b.reset()
+            source_of, forgotten = {}, set()
         current = line.episode
         f = line.fields
 
@@ -329,6 +342,7 @@ def generate(params: Mapping[str, Any], seed: int) -> Script:
                 f["text"], f["source"], parse_timestamp(f["timestamp"]),
                 tags=f.get("tags", ()), category=f.get("category"),
                 region=f.get("region", "benchmark"))
+            source_of[ids[(line.episode, f["id"])]] = f["source"]
         elif line.type == "probe":
             b.flush()
             step = Probe(f["question"], tuple(map(harness, f["expected"])),
@@ -336,8 +350,9 @@ def generate(params: Mapping[str, Any], seed: int) -> Script:
                          outrank=tuple(map(harness, f.get("outrank", ()))),
                          key=f"e{line.episode}/{f.get('key') or f'line-{line.n}'}",
                          needs=Capability(f["needs"]) if f.get("needs") else None,
-                         answers=tuple(f["answers"]) if "answers" in f else None)
-            if step.tag in QUERY_TAGS and step.needs is None:
+                         answers=tuple(f["answers"]) if "answers" in f else None,
+                         forgotten=tuple(map(harness, f.get("forgotten", ()))))
+            if step.tag in QUERY_TAGS and step.needs is None and not step.forgotten:
                 b.ask(step.question, step.expected, step.tag, step.category, step.key,
                       step.outrank, step.answers)  # tracked for the recency baseline
             else:
@@ -347,6 +362,14 @@ def generate(params: Mapping[str, Any], seed: int) -> Script:
                                 f["label"]))
         elif line.type == "consolidate":
             b.step(Consolidate(f.get("tag", "consolidate")))
+        elif line.type == "forget":
+            named = tuple(map(harness, f.get("ids", ())))
+            src = f.get("source")
+            gone = [i for i in (*named, *(i for i, s in source_of.items() if s == src))
+                    if i not in forgotten]
+            forgotten.update(gone)
+            b.step(Forget(ids=named, source=src, forgotten=tuple(dict.fromkeys(gone)),
+                          tag=f.get("tag", "forget")))
     tags = Counter(s.tag for s in b.steps if isinstance(s, Probe))
     stats = {"file": data_file.stats(), "fold": seed, "folds": folds,
              "episodes": len(episodes), "items": b.n, "empty_items": empty,
@@ -423,6 +446,8 @@ def script_records(script: Script, made_by: Mapping[str, Any]) -> Iterator[dict[
                 rec["key"] = step.key
             if step.outrank:
                 rec["outrank"] = [own(i) for i in step.outrank]
+            if step.forgotten:
+                rec["forgotten"] = [own(i) for i in step.forgotten]
             if step.needs is not None:
                 rec["needs"] = step.needs.value
             if step.answers is not None:
@@ -433,6 +458,11 @@ def script_records(script: Script, made_by: Mapping[str, Any]) -> Iterator[dict[
                    "tag": step.tag}
         elif isinstance(step, Consolidate):
             yield {"type": "consolidate", "tag": step.tag}
+        elif isinstance(step, Forget):
+            rec = {"type": "forget", "ids": [own(i) for i in step.ids], "tag": step.tag}
+            if step.source is not None:
+                rec["source"] = step.source
+            yield rec
         elif isinstance(step, Reset):
             yield {"type": "reset"}
 

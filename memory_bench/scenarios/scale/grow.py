@@ -33,7 +33,7 @@ from typing import Any
 from memory_bench.contract.items import Item
 from memory_bench.scenarios.generators.common import opaque_id
 from memory_bench.scenarios.scale.rename import CAPITALISED, NameSpace, RenameError
-from memory_bench.scenarios.script import Probe, Script, ScriptError, Step, Write
+from memory_bench.scenarios.script import Forget, Probe, Script, ScriptError, Step, Write
 
 __all__ = ["GrowStats", "grow"]
 
@@ -138,7 +138,10 @@ def _grow(script: Script, *, size: int, hard_share: float, seed: int, write_batc
 
     first = base_noise[0]
     ids = {i.id for i in script.items()}
-    sources = list(dict.fromkeys(i.source for i in script.items()))
+    # a source the script forgets whole holds only its facts: grown items never join it
+    forgotten = {st.source for st in steps if isinstance(st, Forget)}
+    sources = [src for src in dict.fromkeys(i.source for i in script.items())
+               if src not in forgotten]
     id_rng = random.Random(f"memory-bench/scale/ids/{seed}")
 
     def new_id() -> str:

@@ -162,6 +162,10 @@ class RshlBackend:
         self.lattice.save(self.path)
         return report
 
+    def forget(self, ids: Sequence[str] = (), source: str | None = None,
+               prefix: str = "") -> int:
+        return self.lattice.forget(ids, source, prefix)
+
     def remove(self, prefix: str) -> int:
         return self.lattice.remove(prefix)
 

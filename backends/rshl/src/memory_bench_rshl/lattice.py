@@ -516,11 +516,24 @@ class Lattice:
 
         A cell left with no item dies; a merged cell keeps its other items.
         """
+        return self._drop(lambda p: p.id.startswith(prefix))
+
+    def forget(self, ids: Sequence[str] = (), source: str | None = None,
+               prefix: str = "") -> int:
+        """Forget the items with these ids and those of ``source`` whose id starts with
+        ``prefix``, as :meth:`remove` does; a host's cells (a guest lattice) are never
+        touched. Returns how many items went."""
+        wanted = set(ids)
+        return self._drop(lambda p: p.id in wanted or (
+            source is not None and p.source == source and p.id.startswith(prefix)),
+            spare_host=True)
+
+    def _drop(self, doomed: Callable[[Provenance], bool], *, spare_host: bool = False) -> int:
         removed = 0
         for row, cell in enumerate(self.cells):
-            if cell is None:
+            if cell is None or (spare_host and self._is_host(row)):
                 continue
-            gone = [p for p in cell.provenance if p.id.startswith(prefix)]
+            gone = [p for p in cell.provenance if doomed(p)]
             if not gone:
                 continue
             removed += len(gone)
@@ -528,7 +541,7 @@ class Lattice:
                 self._row_of.pop(p.id, None)
                 if self._norm_text.get(p.norm) == row:
                     del self._norm_text[p.norm]
-            keep = [p for p in cell.provenance if not p.id.startswith(prefix)]
+            keep = [p for p in cell.provenance if not doomed(p)]
             if keep:
                 cell.provenance = keep
             else:

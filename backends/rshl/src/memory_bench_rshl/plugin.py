@@ -166,7 +166,7 @@ def memory_bench_register_backends(registry: Any) -> None:
         description="RSHL lattice: model-free hypervector cells with provenance, Hebbian "
         "strength, logical-time decay, gated consolidation, supersession lineage and sleep.",
         version=VERSION,
-        capabilities=["provenance", "strength", "gate", "consolidate", "persistent"],
+        capabilities=["provenance", "strength", "gate", "consolidate", "persistent", "forget"],
         options=OPTIONS,
         notes=NOTES,
         preload=_preload,

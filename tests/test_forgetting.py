@@ -1,0 +1,180 @@
+"""Forgetting (issue 24, item 2): the Forget step, its records and metrics, the forget steps
+of the continual scenarios, and real backends forgetting in a run."""
+
+from __future__ import annotations
+
+import fake_backends
+import pytest
+from scenario_helpers import generate, load_scenario, script
+
+from memory_bench.harness.pair import PairSpec, run_pair
+from memory_bench.metrics.aggregate import aggregate
+from memory_bench.metrics.continual import CONTINUAL_METRICS
+from memory_bench.metrics.spec import compute_metrics
+from memory_bench.plugins import load_plugins
+from memory_bench.records.records import ProbeRecord, Records
+from memory_bench.scenarios.script import Forget, Probe, Script, ScriptError, Write
+
+FAKES = load_plugins([("fake_backends", fake_backends)], autoload=False)
+SMALL = {"facts": 30, "noise": 60, "updates": 8, "gate_empty": 2, "gate_short": 2,
+         "gate_duplicate": 2, "gate_clean": 2, "reinforce_cells": 3, "reinforce_queries": 1,
+         "forget_ids": 4, "forget_sources": 2, "forget_updated": 2}
+
+
+def _pair(scenario: dict, backend: str, plugins=FAKES):
+    spec = PairSpec(run_id="t", index=0, label=backend, backend=backend, scenario=scenario,
+                    seed=0)
+    run = run_pair(spec, plugins=plugins)
+    assert run.ok, run.error
+    return run
+
+
+def _ref(name: str, **params) -> dict:
+    return load_scenario(name, {**SMALL, **params}).ref()
+
+
+def test_a_forget_step_names_only_written_ids_and_binds_them() -> None:
+    s = script(load_scenario("default", SMALL), 0)
+    forgets = [st for st in s.steps if isinstance(st, Forget)]
+    bound = s.bind("bench-x-s0-")
+    bound.check()
+    for f in (st for st in bound.steps if isinstance(st, Forget)):
+        assert all(i.startswith("bench-x-s0-") for i in (*f.ids, *f.forgotten))
+    bad = Script((*s.steps[:1], Forget(ids=("bench-RUN-nope",), forgotten=("bench-RUN-nope",))),
+                 k=5, seed=0)
+    with pytest.raises(ScriptError, match="referenced before it is written"):
+        bad.check()
+    assert forgets and all(f.forgotten for f in forgets)
+
+
+@pytest.mark.parametrize("name", ["default", "hard", "natural"])
+def test_the_continual_scenarios_forget_by_id_by_source_and_after_an_update(name: str) -> None:
+    spec = load_scenario(name, SMALL)
+    data, s = generate(spec, 0), script(spec, 0)
+    steps = list(s.steps)
+    first_forget = next(n for n, st in enumerate(steps) if isinstance(st, Forget))
+    written = [i for st in steps[:first_forget] if isinstance(st, Write) for i in st.items]
+    facts = {f.item.id: n for n, f in enumerate(data.facts)}
+    stats = s.stats["forgotten"]
+    assert stats["by_id"] == 4 and stats["updated"] == 2 and stats["sources"] >= 1
+    by_source = [st for st in steps if isinstance(st, Forget) and st.source is not None]
+    for f in by_source:
+        # the source holds those facts and nothing else
+        assert {i.id for i in written if i.source == f.source} == set(f.forgotten)
+        assert set(f.forgotten) <= set(facts) and not f.ids
+    updated = {(data.facts[u.fact].item.id, u.item.id) for u in data.updates}
+    both = [st for st in steps if isinstance(st, Forget) and st.ids and
+            tuple(st.ids) in updated]
+    assert len(both) == 2  # old and new value, forgotten together
+    busy = set(data.reinforce) | {c.fact for c in data.corroborations}
+    gone = {i for st in steps if isinstance(st, Forget) for i in st.forgotten}
+    assert not {facts[i] for i in gone if i in facts} & busy
+    asks = [(n, st) for n, st in enumerate(steps)
+            if isinstance(st, Probe) and st.tag == "forgotten"]
+    assert len(asks) == stats["by_id"] + stats["by_source"] + stats["updated"]
+    last_forget = max(n for n, st in enumerate(steps) if isinstance(st, Forget))
+    for n, st in asks:
+        assert n > last_forget and not st.expected and set(st.forgotten) <= gone
+        assert not isinstance(steps[n - 1], Forget)  # never right after the forget
+    kept = [st for st in steps if isinstance(st, Probe) and st.tag == "kept"]
+    assert 1 <= len(kept) == stats["kept"] <= len(asks)  # as many controls as the data has
+    assert all(st.expected[0] not in gone and st.expected[0] in facts for st in kept)
+    for old, new in (b.ids for b in both):
+        # an updated and forgotten fact: its later question checks neither comes back
+        assert any({old, new} == set(st.forgotten) for _, st in asks)
+
+
+def _probe(returned: list[str], forgotten: list[str]) -> ProbeRecord:
+    return ProbeRecord("forgotten", "q", [], returned, [1.0] * len(returned), 1.0,
+                       forgotten=forgotten, key=str(len(returned)))
+
+
+def test_forgotten_returned_counts_a_forgotten_id_anywhere_in_the_top_k() -> None:
+    recs = Records(probes=[_probe(["a", "x"], ["x"]), _probe(["a"], ["x", "y"]),
+                           _probe([], ["x"]), _probe(["b", "c", "y"], ["y"])])
+    m = compute_metrics(CONTINUAL_METRICS, recs, {"forget"})
+    assert m["forgottenReturned"] == 0.5
+    assert compute_metrics(CONTINUAL_METRICS, recs, set())["forgottenReturned"] is None
+
+
+class _Blank(fake_backends.SubjectMemory):
+    """Forgets nothing, answers nothing after a forget call: reads the protocol."""
+
+    def forget(self, ids=(), source=None, prefix=""):
+        self.silent = True
+        return 0
+
+    def query(self, text, k):
+        return [] if getattr(self, "silent", False) else super().query(text, k)
+
+
+def test_answering_nothing_after_a_forget_call_loses_the_kept_facts() -> None:
+    from memory_bench import Capability, hookimpl
+
+    class Plugin:
+        @hookimpl
+        def memory_bench_register_backends(self, registry) -> None:
+            registry.add("blank-after-forget", factory=lambda o, c: _Blank(gate=True),
+                         description="test", version="0", reads=["tags"],
+                         capabilities=[Capability.FORGET])
+
+    plugins = load_plugins([("blank", Plugin())], autoload=False)
+    run = _pair(_ref("smoke"), "blank-after-forget", plugins=plugins)
+    assert run.metrics["forgottenReturned"] == 0.0  # looks perfect on its own...
+    assert run.metrics["forgetKept"] == 0.0  # ...and is not
+
+
+def test_a_perfect_forgetter_scores_0_and_the_outcomes_reproduce_the_metrics() -> None:
+    run = _pair(_ref("smoke"), "fake-perfect")
+    assert run.metrics["forgottenReturned"] == 0.0 and run.metrics["forgetKept"] == 1.0
+    assert run.metrics["forget_p50_ms"] is not None and run.metrics["forget_p50_ms"] >= 0
+    forgets = run.records.forgets
+    assert len(forgets) == 1 + 2 + 2 and all(f.removed == len(f.forgotten) for f in forgets)
+    for name in ("forgottenReturned", "forgetKept", "forget_p50_ms"):
+        spec = next(m.spec for m in CONTINUAL_METRICS if m.name == name)
+        assert aggregate(spec.aggregate, list(run.rows(name).values())) == pytest.approx(
+            run.metrics[name])
+    # a backend without the capability is not asked to forget, and the metrics read null
+    plain = _pair(_ref("smoke"), "fake-noprov")
+    assert plain.metrics["forgottenReturned"] is None and plain.metrics["forget_p50_ms"] is None
+    assert not plain.records.forgets
+    assert not [p for p in plain.records.probes if p.tag == "forgotten"]
+
+
+def test_forgetting_leaves_the_other_metrics_of_a_run_unchanged() -> None:
+    """The forget steps touch only facts nothing later reads."""
+    on = _pair(_ref("smoke"), "fake-perfect").metrics
+    off = _pair(_ref("smoke", forget_ids=0, forget_sources=0, forget_updated=0),
+                "fake-perfect").metrics
+    timed = {"latency_p50_ms", "latency_p95_ms", "ingest_items_per_s", "forget_p50_ms"}
+    new = timed | {"forgottenReturned", "forgetKept"}
+    assert {k: v for k, v in on.items() if k not in new} == {
+        k: v for k, v in off.items() if k not in new}
+    assert off["forgottenReturned"] is None  # nothing forgotten: undefined, not 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("backend", ["bm25", "rshl", "neural-memory"])
+def test_real_backends_forget_in_a_run(backend: str) -> None:
+    from memory_bench.plugins.manager import default_plugins
+
+    run = _pair(_ref("default", facts=24, noise=40, updates=6, forget_ids=3), backend,
+                plugins=default_plugins())
+    if backend == "neural-memory":  # distributed weights: it does not declare forget
+        assert run.metrics["forgottenReturned"] is None and not run.records.forgets
+        return
+    assert run.metrics["forgottenReturned"] == 0.0
+    assert all(f.removed == len(f.forgotten) for f in run.records.forgets)
+    kept = [p for p in run.records.probes if p.tag == "kept"]
+    assert kept and run.metrics["forgetKept"] is not None
+
+
+def test_a_grown_store_adds_nothing_to_a_source_that_is_forgotten_whole() -> None:
+    s = script(load_scenario("scale", {"size": 1500}), 0)
+    by_source = [(n, st) for n, st in enumerate(s.steps)
+                 if isinstance(st, Forget) and st.source is not None]
+    assert by_source
+    for n, f in by_source:
+        held = {i.id for st in s.steps[:n] if isinstance(st, Write) for i in st.items
+                if i.source == f.source}
+        assert held == set(f.forgotten)
