@@ -9,7 +9,7 @@ faiss-rag-recency's bonus ``weight * 0.5 ** (age / half_life)`` to the fused
 score (on a [0, 1] scale) of those candidates: recency reorders the fused
 candidate set, it does not search past it.
 
-Writes, removal and counting go to both sides, which each keep their own
+Writes, removal, forgetting and counting go to both sides, which each keep their own
 docstore (text, source, timestamp), so every hit reports its provenance.
 """
 
@@ -74,6 +74,14 @@ class Hybrid:
         if self.lexical.remove(prefix) != removed:  # one store each; they never disagree
             raise RuntimeError(f"hybrid: the two sides held different items under {prefix!r}")
         return removed
+
+    def forget(self, ids: Sequence[str] = (), source: str | None = None,
+               prefix: str = "") -> int:
+        """Forget by id and by source on both sides, as each of them forgets."""
+        forgotten = self.dense.forget(ids, source, prefix)
+        if self.lexical.forget(ids, source, prefix) != forgotten:
+            raise RuntimeError("hybrid: the two sides forgot different items")
+        return forgotten
 
     def count(self, prefix: str) -> int:
         return self.dense.count(prefix)

@@ -87,7 +87,7 @@ def memory_bench_register_backends(registry: BackendRegistry) -> None:
         description="BM25 (bm25s) and dense cosine (the shared MiniLM embedder) fused by "
         "reciprocal rank, or by min-max normalised scores; docstore keeps provenance",
         version=__version__,
-        capabilities=[Capability.PROVENANCE],
+        capabilities=[Capability.PROVENANCE, Capability.FORGET],
         options=[*embedding_options(), *BM25_OPTIONS, *FUSION_OPTIONS],
         notes=_NOTES,
     )

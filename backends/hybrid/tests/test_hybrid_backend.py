@@ -94,3 +94,14 @@ def test_rewrite_remove_and_count_reach_both_sides(make: Any) -> None:
         1, 1, 1)
     assert [h.id for h in b.query("Mara Olsen", 5)] == ["bench-x-n-0000"]
     assert b.remove("bench-x-") == 1 and b.query("Mara Olsen", 5) == []
+
+
+def test_forget_by_id_and_by_source_reaches_both_sides(make: Any) -> None:
+    b = make("hybrid")
+    b.write(items("bench-x-e1", FACTS) + items("bench-x-e2", ["Mara Olsen is tall."]))
+    assert b.forget(["bench-x-e1-0000", "bench-x-unknown"]) == 1
+    assert "bench-x-e1-0000" not in {h.id for h in b.query("Who does Mara Olsen work for?", 5)}
+    assert b.forget(source="bench-x-e2", prefix="bench-x-") == 1
+    assert "bench-x-e2-0000" not in {h.id for h in b.query("Mara Olsen tall", 5)}
+    assert (b.count("bench-x-"), b.dense.count("bench-x-"), b.lexical.count("bench-x-")) == (
+        4, 4, 4)

@@ -30,7 +30,7 @@ def test_listing_plugins_imports_no_heavy_library() -> None:
 def test_registration() -> None:
     info = load_plugins([("hybrid-test", plugin)], autoload=False).registry.get("hybrid")
     assert info is not None
-    assert [c for c in Capability if info.has(c)] == [Capability.PROVENANCE]
+    assert {c for c in Capability if info.has(c)} == {Capability.PROVENANCE, Capability.FORGET}
     names = {o.name for o in info.options}
     assert {"fusion", "k", "weight", "depth", "recency_weight", "half_life_hours"} <= names
     assert {"k1", "b", "stemmer", "model", "runtime", "cache"} <= names  # both sides' own

@@ -28,6 +28,8 @@ class FirstStage(Protocol):
     def write(self, items: Sequence[Item]) -> list[WriteResult]: ...
     def query(self, text: str, k: int) -> list[Hit]: ...
     def remove(self, prefix: str) -> int: ...
+    def forget(self, ids: Sequence[str] = (), source: str | None = None,
+               prefix: str = "") -> int: ...
     def count(self, prefix: str) -> int: ...
     def close(self) -> None: ...
 
@@ -62,6 +64,17 @@ class Rerank:
         for i in [i for i in self._texts if i.startswith(prefix)]:
             del self._texts[i]
         return self.first.remove(prefix)
+
+    def forget(self, ids: Sequence[str] = (), source: str | None = None,
+               prefix: str = "") -> int:
+        """Forget in the first stage; its forgotten texts are never asked for again (a
+        hit names only what the first stage still holds), so they are dropped here too."""
+        forgotten = self.first.forget(ids, source, prefix)
+        wanted = set(ids)
+        for i in [i for i in self._texts if i in wanted or (
+                source is not None and i.startswith(prefix) and self.first.count(i) == 0)]:
+            del self._texts[i]
+        return forgotten
 
     def count(self, prefix: str) -> int:
         return self.first.count(prefix)

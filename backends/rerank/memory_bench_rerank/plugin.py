@@ -101,7 +101,7 @@ def memory_bench_register_backends(registry: BackendRegistry) -> None:
         description="dense (faiss-rag) or hybrid first stage, top 50 rescored by an int8 "
         "ms-marco MiniLM cross-encoder (onnxruntime, offline); docstore keeps provenance",
         version=__version__,
-        capabilities=[Capability.PROVENANCE],
+        capabilities=[Capability.PROVENANCE, Capability.FORGET],
         options=[*embedding_options(), *_OPTIONS, *BM25_OPTIONS, *fusion],
         notes=_NOTES,
     )

@@ -61,3 +61,14 @@ def test_rewrite_remove_and_count(make: Any) -> None:
     assert b.remove("bench-x-e1") == 4 and b.count("bench-x-") == 1
     assert [h.id for h in b.query(Q, 5)] == ["bench-x-n-0000"]
     assert b.remove("bench-x-") == 1 and b.query(Q, 5) == [] and b.query(Q, 0) == []
+
+
+def test_forget_reaches_the_first_stage(make: Any) -> None:
+    b = make("rerank:first=hybrid")
+    b.write(items("bench-x-e1", DOGS) + items("bench-x-e2", ["Biscuit is a small terrier."]))
+    assert b.forget(["bench-x-e1-0000"]) == 1
+    assert b.forget(source="bench-x-e2", prefix="bench-x-") == 1
+    assert {h.id for h in b.query(Q, 5)} == {"bench-x-e1-0001", "bench-x-e1-0002",
+                                             "bench-x-e1-0003"}
+    assert b.count("bench-x-") == 3
+    assert set(b._texts) == {"bench-x-e1-0001", "bench-x-e1-0002", "bench-x-e1-0003"}

@@ -30,7 +30,7 @@ def test_listing_plugins_imports_no_heavy_library() -> None:
 def test_registration() -> None:
     info = load_plugins([("rerank-test", plugin)], autoload=False).registry.get("rerank")
     assert info is not None and info.manifest is not None
-    assert [c for c in Capability if info.has(c)] == [Capability.PROVENANCE]
+    assert {c for c in Capability if info.has(c)} == {Capability.PROVENANCE, Capability.FORGET}
     defaults = {o.name: o.default for o in info.options}
     assert (defaults["first"], defaults["depth"], defaults["fusion"]) == ("dense", 50, "rrf")
 
