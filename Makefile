@@ -44,10 +44,12 @@ site: venv
 # wrappers; mem0 with its hybrid scoring and, as mem0:scoring=store, with the cosine alone),
 # plus faiss-rag with the trivial rule gate (empty, under three words, exact duplicate) as the
 # gate's reference row. The published scenarios are text-only, so no row reads tags
-# (faiss-rag:supersede=tags would be faiss-rag here).
+# (faiss-rag:supersede=tags would be faiss-rag here). hybrid fuses the bm25 and faiss-rag
+# retrievers; rerank puts a cross-encoder over faiss-rag's (or hybrid's) top 50.
 # --no-cache: every embedding backend encodes what it stores, so ingest rates are cold.
 BENCH_BACKENDS := rshl faiss-rag faiss-rag-recency faiss-rag:gate=rules chroma qdrant mem0 \
-  mem0:scoring=store graphiti bm25 neural-memory $(AUDIT_BACKENDS)
+  mem0:scoring=store graphiti bm25 neural-memory hybrid rerank rerank:first=hybrid \
+  $(AUDIT_BACKENDS)
 # The exploit audit (backends/audit): faiss-rag, faiss-rag-recency or the rule gate plus one
 # rule that reads only the protocol (call order, position, names, form). Each row's gain over
 # its base on the metric it targets is "what reading the protocol buys":
@@ -83,7 +85,7 @@ bench-encoder: venv
 # The rule-gate row is left out: the protocol writes no gate set here (there is nothing to
 # refuse), so it would be faiss-rag again.
 LOCOMO_BACKENDS := rshl $(ENCODER_BACKENDS) faiss-rag faiss-rag-recency chroma qdrant mem0 \
-  mem0:scoring=store graphiti bm25 neural-memory
+  mem0:scoring=store graphiti bm25 neural-memory hybrid rerank rerank:first=hybrid
 
 bench-locomo: venv
 	@test -n "$(LOCOMO)" || { echo "make bench-locomo: give LOCOMO=path/to/locomo10.json" >&2; exit 2; }

@@ -1,0 +1,16 @@
+"""hybrid keeps every promise of the backend contract: the conformance kit, as a plugin
+author runs it (one test per spec and check)."""
+
+from __future__ import annotations
+
+import pytest
+
+from memory_bench.testing import conformance_tests
+
+pytestmark = pytest.mark.slow  # the real model
+
+test_conformance = conformance_tests(
+    "hybrid",
+    "hybrid:fusion=weighted",
+    "hybrid:recency_weight=0.1",
+)

@@ -1,0 +1,12 @@
+"""rerank keeps every promise of the backend contract: the conformance kit, as a plugin
+author runs it (one test per spec and check)."""
+
+from __future__ import annotations
+
+import pytest
+
+from memory_bench.testing import conformance_tests
+
+pytestmark = pytest.mark.slow  # the real embedder and cross-encoder
+
+test_conformance = conformance_tests("rerank", "rerank:first=hybrid")
