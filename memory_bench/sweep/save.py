@@ -3,7 +3,6 @@ with ``--save`` the published set under ``reports/`` (never overwriting)."""
 
 from __future__ import annotations
 
-import gzip
 import json
 from dataclasses import dataclass
 from datetime import date
@@ -73,7 +72,9 @@ def write_sweep(sweep: SweepRun, out_dir: Path, *, command: list[str],
         names = {}
         for size, path in sweep.files.items():
             target = publish.result(size, gz=True)
-            write_bytes_atomic(target, gzip.compress(path.read_bytes(), mtime=0))
+            # write_bytes_atomic gzips a .gz target itself: compressing here too made a
+            # gzip inside a gzip, which neither report nor compare could read
+            write_bytes_atomic(target, path.read_bytes())
             names[str(size)] = target.name
         _write(publish, summary, names)
     return here
