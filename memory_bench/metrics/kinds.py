@@ -19,6 +19,7 @@ from memory_bench.metrics.spec import Outcomes, RecordView, Value
 from memory_bench.results.records import ProbeRecord
 
 __all__ = [
+    "LATENCY_PARTS",
     "all_at",
     "answer_provenance",
     "any_at",
@@ -211,10 +212,25 @@ def strength_outcomes(tag: str, before: str = "before", after: str = "after"
     return f
 
 
-def latency_outcomes(*tags: str) -> Callable[[RecordView], Outcomes]:
-    """Each query's latency in milliseconds, keyed by phase and question."""
+# What a latency is of: the query call (with encode once, the store's own time given the
+# question's vector), the encoder's time for the question at batch 1 (measured once per
+# embedder identity; None when the backend encoded inside the call), or both: end to end.
+LATENCY_PARTS = ("call", "encode", "e2e")
+
+
+def _ms(p: ProbeRecord, part: str) -> float | None:
+    if part == "encode":
+        return p.encode_ms
+    if part == "e2e":
+        return p.latency_ms + (p.encode_ms or 0.0)
+    return p.latency_ms
+
+
+def latency_outcomes(*tags: str, part: str = "call") -> Callable[[RecordView], Outcomes]:
+    """Each query's latency (of ``part``) in milliseconds, keyed by phase and question."""
     def f(v: RecordView) -> Outcomes:
-        return {_key(p, i): (p.latency_ms,) for i, p in enumerate(v.probes(*tags))}
+        rows = ((_key(p, i), _ms(p, part)) for i, p in enumerate(v.probes(*tags)))
+        return {k: (ms,) for k, ms in rows if ms is not None}
     return f
 
 
@@ -230,9 +246,9 @@ def ingest_outcomes(*tags: str) -> Callable[[RecordView], Outcomes]:
     return f
 
 
-def latency_percentile(q: float, *tags: str) -> Compute:
+def latency_percentile(q: float, *tags: str, part: str = "call") -> Compute:
     def f(v: RecordView) -> Value:
-        lat = [p.latency_ms for p in v.probes(*tags)]
+        lat = [ms for ms in (_ms(p, part) for p in v.probes(*tags)) if ms is not None]
         return float(np.percentile(lat, q)) if lat else None
     return f
 

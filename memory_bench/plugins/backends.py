@@ -19,6 +19,7 @@ __all__ = [
     "BackendManifest",
     "BackendPreload",
     "BackendRegistry",
+    "BackendVectors",
     "DuplicateBackendError",
 ]
 
@@ -31,6 +32,10 @@ BackendPreload = Callable[[dict[str, Any], Path | None], None]
 # What the manifest should record about a configured backend (its model and weights
 # hash, say), from its resolved options: JSON-able, with no absolute paths.
 BackendManifest = Callable[[dict[str, Any]], dict[str, Any]]
+# The embedder identity a configured backend reads vectors with, and how to build the
+# run's table of them (encode once: contract.vectors.VectorSource), or None when these
+# options encode nothing (rshl's lexical encoder) or keep their own encoder.
+BackendVectors = Callable[[dict[str, Any]], Any]
 
 
 class DuplicateBackendError(ValueError):
@@ -52,6 +57,7 @@ class BackendInfo:
     notes: tuple[str, ...] = ()
     preload: BackendPreload | None = field(default=None, repr=False, compare=False)
     manifest: BackendManifest | None = field(default=None, repr=False, compare=False)
+    vectors: BackendVectors | None = field(default=None, repr=False, compare=False)
     # Distributions whose versions the run's manifest records (e.g. "faiss-cpu").
     libraries: tuple[str, ...] = ()
     # Item structure read whatever the options (beyond text, source, timestamp).
@@ -109,6 +115,7 @@ class BackendRegistry:
         notes: Sequence[str] = (),
         preload: BackendPreload | None = None,
         manifest: BackendManifest | None = None,
+        vectors: BackendVectors | None = None,
         libraries: Sequence[str] = (),
         reads: Sequence[str] = (),
     ) -> None:
@@ -121,7 +128,7 @@ class BackendRegistry:
         check_name("backend", name, self._current_plugin)
         if not callable(factory):
             raise TypeError(f"backend {name}: factory is not callable")
-        for what, fn in (("preload", preload), ("manifest", manifest)):
+        for what, fn in (("preload", preload), ("manifest", manifest), ("vectors", vectors)):
             if fn is not None and not callable(fn):
                 raise TypeError(f"backend {name}: {what} is not callable")
         names = [o.name for o in options]
@@ -151,6 +158,7 @@ class BackendRegistry:
             notes=tuple(notes),
             preload=preload,
             manifest=manifest,
+            vectors=vectors,
             libraries=tuple(libraries),
             reads=tuple(reads),
         )

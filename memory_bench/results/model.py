@@ -95,6 +95,9 @@ class PairRun:
     worker: dict[str, Any] = field(default_factory=dict)
     # Per-question rows of the metrics that declare them: {name: {"keys", "values"}}.
     outcomes: dict[str, dict[str, list]] = field(default_factory=dict)
+    # How the pair's texts were encoded: the run's mode (once: from the run's vector
+    # table) and the table's hits and misses (harness/pair.py); None: no embedder.
+    encoding: dict[str, Any] | None = None
 
     @property
     def ok(self) -> bool:
@@ -123,6 +126,8 @@ class PairRun:
             d["worker"] = dict(self.worker)
         if self.outcomes:
             d["outcomes"] = self.outcomes
+        if self.encoding is not None:
+            d["encoding"] = dict(self.encoding)
         return d
 
     @classmethod
@@ -142,6 +147,7 @@ class PairRun:
             warnings=r.str_list("warnings", default=[]), data_stats=r.opt_obj("data_stats"),
             worker=r.obj("worker", {}),
             outcomes=r.mapping("outcomes", _read_outcomes, default={}),
+            encoding=r.opt_obj("encoding"),
         )
 
 

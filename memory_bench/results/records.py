@@ -52,6 +52,10 @@ class ProbeRecord:
     hit_sources: list[list[str]] = field(default_factory=list)
     expected_sources: list[str | None] = field(default_factory=list)
     expected_timestamps: list[str | None] = field(default_factory=list)
+    # The encoder's time for this question at batch 1, measured once per embedder identity
+    # when the run encodes once (the backend then read the question's vector): end-to-end
+    # is latency_ms + encode_ms. None when the backend encoded it inside the query call.
+    encode_ms: float | None = None
 
     def rank(self, item_id: str | None) -> int | None:
         """1-based rank of ``item_id`` in the returned ids, or None."""
@@ -80,6 +84,7 @@ class ProbeRecord:
             hit_sources=r.list("hit_sources", _strings, default=[]),
             expected_sources=r.list("expected_sources", _opt_string, default=[]),
             expected_timestamps=r.list("expected_timestamps", _opt_string, default=[]),
+            encode_ms=r.opt_num("encode_ms"),
         )
 
 

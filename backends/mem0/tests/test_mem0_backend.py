@@ -101,7 +101,8 @@ def _make_threshold(tmp_path: Path, b):
     """The same store searched with threshold 0."""
     from memory_bench_mem0.backend import Mem0Memory
 
-    return Mem0Memory(b.memory, b.ids, user_id=b.user_id, threshold=0.0, threads=1)
+    return Mem0Memory(b.memory, b.ids, user_id=b.user_id, threshold=0.0, threads=1,
+                      embedder=b.embedder)
 
 
 @pytest.mark.slow
@@ -134,12 +135,15 @@ def test_a_run_tries_no_network_and_writes_nothing_in_home(tmp_path: Path) -> No
     or DNS lookup but loopback is attempted, telemetry is off, and mem0 writes nothing in
     the home directory (MEM0_DIR is the pair's workdir)."""
     got = smoke_run_guarded(["mem0", "mem0:store=qdrant"], tmp_path, extra="""
+        import sys
         import mem0.memory.telemetry
         RESULT["telemetry"] = mem0.memory.telemetry.MEM0_TELEMETRY
+        RESULT["heavy"] = [m for m in ("torch", "sentence_transformers") if m in sys.modules]
         """)
     assert got["attempts"] == []
     assert got["telemetry"] is False
-    assert got["home"] == []
+    assert got["heavy"] == []  # the shared embedder (onnx): no torch, no model of mem0's
+    assert got["home"] == [], got["home"]
     for label in ("mem0", "mem0:store=qdrant"):
         run = got["runs"][label]
         assert run["status"] == "ok", run["error"]

@@ -6,7 +6,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from memory_bench_embed import LIBRARIES, backend_manifest, embedding_options
+from memory_bench_embed import LIBRARIES, backend_manifest, embedding_options, shared_vectors
 
 from memory_bench import BackendContext, Capability, Option, hookimpl
 from memory_bench_qdrant import __version__
@@ -111,6 +111,7 @@ def memory_bench_register_backends(registry: Any) -> None:
         factory=_factory,
         preload=_preload,
         manifest=backend_manifest,
+        vectors=shared_vectors,
         libraries=(*LIBRARIES, "qdrant-client"),
         description=f"RAG baseline on Qdrant ({_installed('qdrant-client')}): local mode in the "
         "run's directory (or a Qdrant server), cosine, vectors from the shared frozen embedder",

@@ -158,6 +158,14 @@ def _manifest(options: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _vectors(options: dict[str, Any]) -> Any:
+    """encoder=dense|hybrid: the shared embedder identity the run's vectors are read
+    with; lexical encodes no vector (None)."""
+    if not _semantic(options) or _embed is None:
+        return None
+    return _embed.shared_vectors(options)
+
+
 @hookimpl
 def memory_bench_register_backends(registry: Any) -> None:
     registry.add(
@@ -171,5 +179,6 @@ def memory_bench_register_backends(registry: Any) -> None:
         notes=NOTES,
         preload=_preload,
         manifest=_manifest,
+        vectors=_vectors,
         libraries=tuple(_embed.LIBRARIES) if _embed is not None else (),
     )
