@@ -15,7 +15,7 @@ BACKENDS = ("faiss-rag", "rshl:encoder=dense", "bm25")
 def _run(cli, mode: str) -> dict:
     done = cli("run", "--scenario", "smoke", "--seed", "0", "--no-cache", "--quiet",
                "--encode", mode, *(a for b in BACKENDS for a in ("--backend", b)),
-               "--out", f"{mode}.json")
+               "--out", f"{mode}.json", fakes_only=False)
     assert done.returncode == 0, done.stderr
     return json.loads((cli.cwd / f"{mode}.json").read_text())
 

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from memory_bench.metrics import kinds
 from memory_bench.metrics.spec import Metric, declare
 
-__all__ = ["latency_parts"]
+__all__ = ["TIMINGS", "is_timing", "latency_parts"]
 
 _LATENCY = {"decimals": 2, "small_digits": 2, "bounds": (0.0, math.inf),
             "higher_is_better": False, "section": "other", "terminal": False}
@@ -47,3 +47,14 @@ def latency_parts(tags: Sequence[str], who: str) -> list[Metric]:
                                 "question", **_LATENCY),
         ]
     return out
+
+
+# Every declared timing (the query call, its parts, ingest): what two runs of the same
+# code on the same data may differ in, and the only thing. Tests compare all the rest.
+TIMINGS = frozenset({"latency_p50_ms", "latency_p95_ms", "ingest_items_per_s",
+                     *(f"{part}_p{q}_ms" for part in ("encode", "e2e") for q in (50, 95))})
+
+
+def is_timing(metric: str) -> bool:
+    """A timing metric, or a per-category key of one (``name/category``)."""
+    return metric.split("/", 1)[0] in TIMINGS

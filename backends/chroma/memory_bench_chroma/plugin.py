@@ -58,6 +58,11 @@ def _factory(options: dict[str, Any], ctx: BackendContext) -> Any:
     return ChromaMemory(embedder, client, collection)
 
 
+def _own_store(options: dict[str, Any]) -> bool:
+    """Each pair's embedded store in its workdir, unless a directory or server is named."""
+    return not options.get("path") and not options.get("host")
+
+
 def _preload(options: dict[str, Any], cache_dir: Any) -> None:
     """Before the harness forks a process per pair: load the model and heavy imports once.
 
@@ -79,6 +84,7 @@ def memory_bench_register_backends(registry: Any) -> None:
         "chroma",
         factory=_factory,
         preload=_preload,
+        own_store=_own_store,
         manifest=backend_manifest,
         vectors=shared_vectors,
         libraries=(*LIBRARIES, "chromadb"),

@@ -118,6 +118,11 @@ def _vectors(options: dict[str, Any]) -> Any:
     return shared_vectors(_shared_options(options))
 
 
+def _own_store(options: dict[str, Any]) -> bool:
+    """Each pair's mem0 store in its workdir, unless a store directory is named."""
+    return not options.get("path")
+
+
 def _preload(options: dict[str, Any], cache_dir: Any) -> None:
     """Before the harness forks a process per pair: mem0's heavy dependencies, once.
 
@@ -165,6 +170,7 @@ def memory_bench_register_backends(registry: Any) -> None:
         "mem0",
         factory=_factory,
         preload=_preload,
+        own_store=_own_store,
         manifest=_manifest,
         vectors=_vectors,
         libraries=LIBRARIES,

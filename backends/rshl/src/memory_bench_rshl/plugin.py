@@ -158,6 +158,11 @@ def _manifest(options: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _own_store(options: dict[str, Any]) -> bool:
+    """Each pair's lattice in its workdir, unless a lattice directory is named."""
+    return not options.get("path")
+
+
 def _vectors(options: dict[str, Any]) -> Any:
     """encoder=dense|hybrid: the shared embedder identity the run's vectors are read
     with; lexical encodes no vector (None)."""
@@ -178,6 +183,7 @@ def memory_bench_register_backends(registry: Any) -> None:
         options=OPTIONS,
         notes=NOTES,
         preload=_preload,
+        own_store=_own_store,
         manifest=_manifest,
         vectors=_vectors,
         libraries=tuple(_embed.LIBRARIES) if _embed is not None else (),
