@@ -46,3 +46,17 @@ def test_both_encode_modes_give_identical_quality_metrics(cli) -> None:
         assert ra["metrics"]["e2e_p50_ms"] >= ra["metrics"]["latency_p50_ms"]
         assert rb["metrics"]["encode_p50_ms"] is None
         assert rb["metrics"]["e2e_p50_ms"] == rb["metrics"]["latency_p50_ms"]
+
+
+def test_a_worker_that_cannot_see_the_tables_encodes_its_own(tmp_path) -> None:
+    """A remote worker: the parent's tables are not on its host, so its pair runs as
+    per-backend encoding (no parent encoder times counted twice) and says so."""
+    from memory_bench.harness.pair import PairSpec, _tables_here
+
+    spec = PairSpec(run_id="r", index=0, label="x", backend="x", scenario={}, seed=0,
+                    vectors={"id": str(tmp_path / "elsewhere")}, encode_ms={"q": 1.0})
+    here, why = _tables_here(spec)
+    assert here.vectors == {} and here.encode_ms == {} and "not on this worker" in why
+    (tmp_path / "elsewhere").mkdir()
+    assert _tables_here(spec) == (spec, None)
+    assert PairSpec.from_dict(spec.to_dict()) == spec  # plain data, as dask ships it

@@ -17,7 +17,7 @@ import tempfile
 import time
 import traceback
 from collections.abc import Callable, Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -143,6 +143,17 @@ def _opener(sel: BackendSelection, spec: PairSpec, workdir: Path, report: dict[s
     return open_backend
 
 
+def _tables_here(spec: PairSpec) -> tuple[PairSpec, str | None]:
+    """The spec as this host can run it: the run's vector tables are built where the
+    run started; a worker on another host that cannot see them encodes its own texts
+    (encode per backend, said in a warning), never counts the parent's encoder times."""
+    if not spec.vectors or all(Path(d).is_dir() for d in spec.vectors.values()):
+        return spec, None
+    return replace(spec, vectors={}, encode_ms={}), (
+        "encode: the run's vector tables are not on this worker's host; this pair's "
+        "backend encoded its own texts (as with --encode per-backend)")
+
+
 def _encoding(spec: PairSpec, report: dict[str, Any]) -> dict[str, Any] | None:
     """What the pair's result says of its encoding: the run's mode, and each embedder's
     table hits, misses and model encodes (summed over episodes)."""
@@ -171,6 +182,7 @@ def run_pair(
     made and deleted.
     """
     plugins = plugins or process_plugins()
+    spec, away = _tables_here(spec)
     own = workdir is None
     work = Path(tempfile.mkdtemp(prefix="memory-bench-pair-")) if own else workdir
     t0 = time.perf_counter()
@@ -209,6 +221,8 @@ def run_pair(
             run.cleanup = execution.close()
         if execution is not None:
             run.warnings = execution.warnings
+        if away:
+            run.warnings.append(away)
         run.encoding = _encoding(spec, report)
         if own:
             shutil.rmtree(work, ignore_errors=True)
