@@ -21,6 +21,7 @@ $(STAMP): pyproject.toml $(BACKEND_PROJECTS)
 
 test: venv
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/lint-imports
 	$(VENV)/bin/python -m pytest
 
 # Every first-party backend, with qdrant and mem0 (the real systems beside our own wrappers),

@@ -19,13 +19,13 @@ from memory_bench.contract.backend import (  # noqa: E402
     NotSupportedError,
 )
 from memory_bench.contract.capabilities import Capability  # noqa: E402
+from memory_bench.contract.forksafety import register_fork_guard  # noqa: E402
+from memory_bench.contract.hooks import hookimpl  # noqa: E402
 from memory_bench.contract.items import Hit, Item, WriteResult  # noqa: E402
 from memory_bench.contract.options import Option  # noqa: E402
-from memory_bench.harness.forksafety import register_fork_guard  # noqa: E402
 from memory_bench.metrics.spec import Metric, MetricSpec, RecordView, declare  # noqa: E402
 from memory_bench.plugins.backends import BackendRegistry  # noqa: E402
-from memory_bench.plugins.hookspecs import hookimpl  # noqa: E402
-from memory_bench.plugins.scenarios import ScenarioRegistry  # noqa: E402
+from memory_bench.scenarios.registry import ScenarioRegistry  # noqa: E402
 from memory_bench.scenarios.script import (  # noqa: E402
     UNBOUND_PREFIX,
     Consolidate,

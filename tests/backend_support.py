@@ -43,7 +43,8 @@ def open_backend(tmp_path: Path, spec: str) -> Any:
 
 _SMOKE = """
     from pathlib import Path
-    from memory_bench.harness.runner import RunConfig, run_benchmark
+    from memory_bench.harness.runner import RunConfig
+    from memory_bench.session.pipeline import execute
     from memory_bench.plugins.manager import default_plugins
     from memory_bench.plugins.selection import select_backends
     from memory_bench.scenarios.spec import load_scenario
@@ -51,7 +52,7 @@ _SMOKE = """
     cfg = RunConfig(plugins=plugins, selections=select_backends(plugins.registry, SPECS),
                     scenario=load_scenario("smoke"), seeds=[0], out=Path("r.json"),
                     executor="local", cache_dir=Path("cache"))
-    result = run_benchmark(cfg)
+    result = execute(cfg)
     RESULT = {"runs": {b.label: {"status": r.status, "error": r.error, "metrics": r.metrics,
                                  "cleanup_ok": bool(r.cleanup and r.cleanup.ok)}
                        for b in result.backends for r in b.runs},

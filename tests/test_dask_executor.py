@@ -19,13 +19,14 @@ pytest.importorskip("distributed")
 
 from conftest import TESTS
 
-from memory_bench.harness.dask_executor import DaskExecutor, _host
-from memory_bench.harness.runner import RunConfig, run_benchmark
+from memory_bench.harness.executors.dask_executor import DaskExecutor, _host
+from memory_bench.harness.runner import RunConfig
 from memory_bench.metrics.latency import TIMINGS as TIMING
 from memory_bench.plugins import load_plugins
 from memory_bench.plugins.selection import select_backends
 from memory_bench.results.io import load_result
 from memory_bench.scenarios.spec import load_scenario
+from memory_bench.session.pipeline import execute
 
 PLUGINS = "fake_backends,memory_bench_test_hanging.plugin"
 
@@ -34,7 +35,7 @@ PLUGINS = "fake_backends,memory_bench_test_hanging.plugin"
 def worker_env(plugin_site: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The fake and misbehaving test backends, in this process and in every worker a
     cluster started from it spawns (workers inherit the environment and sys.path)."""
-    from memory_bench.harness import forksafety
+    from memory_bench.contract import forksafety
 
     monkeypatch.setattr(forksafety, "_GUARDS", [])  # these backends never run torch
     for path in (TESTS, plugin_site):
@@ -111,7 +112,7 @@ def test_same_numbers_as_the_process_executor(cli) -> None:
 def test_raise_hang_and_die_are_recorded_and_others_complete(tmp_path: Path,
                                                             worker_env) -> None:
     t0 = time.monotonic()
-    result = run_benchmark(_config(
+    result = execute(_config(
         tmp_path, ["hang-query", "die-query", "fake-broken-query",
                    "json-store:misbehave=exit", "fake-perfect"],
         executor="dask", workers=2, timeout=3))
@@ -164,7 +165,7 @@ def test_a_worker_killed_mid_pair_costs_only_that_pair(tmp_path: Path, worker_en
 
     killer = threading.Thread(target=kill_first_worker_that_opens_the_store, daemon=True)
     killer.start()
-    result = run_benchmark(cfg, executor=ex)
+    result = execute(cfg, executor=ex)
     killer.join(5)
     assert killed, "no worker opened the store"
     runs = _runs(result)
@@ -279,7 +280,7 @@ def test_an_existing_scheduler(cli, plugin_site: Path) -> None:
     (["--workers", "2"], "--workers and --scheduler need --executor dask"),
     (["--executor", "local", "--scheduler", "tcp://127.0.0.1:1"],
      "--workers and --scheduler need --executor dask"),
-    (["--executor", "dask", "--workers", "0"], "--workers must be at least 1"),
+    (["--executor", "dask", "--workers", "0"], "--workers: must be between 1 and 1024"),
     (["--executor", "dask", "--scheduler", "tcp://127.0.0.1:9"],
      "cannot reach the dask scheduler tcp://127.0.0.1:9"),
 ])
@@ -300,12 +301,12 @@ def test_workers_fork_from_a_preloaded_parent_or_spawn(tmp_path: Path, worker_en
     """Workers are forked from this process after it preloaded (one model load for all
     of them); where a library says forking is unsafe they are spawned and preload for
     themselves. Either way the nannies' changes to os.environ are undone."""
-    from memory_bench.harness import forksafety
+    from memory_bench.contract import forksafety
 
     if unsafe:
         monkeypatch.setattr(forksafety, "_GUARDS", [lambda: "a model ran in this process"])
     before = dict(os.environ)
-    result = run_benchmark(_config(tmp_path, ["fake-perfect"], seeds=(0, 1), executor="dask",
+    result = execute(_config(tmp_path, ["fake-perfect"], seeds=(0, 1), executor="dask",
                                    workers=2))
     assert result.execution["start_method"] == ("spawn" if unsafe else "fork")
     assert [r.status for r in result.backends[0].runs] == ["ok", "ok"]

@@ -13,9 +13,9 @@ from memory_bench.plugins import load_plugins
 from memory_bench.results.paths import OutputError
 from memory_bench.scenarios.datasets import jsonl
 from memory_bench.scenarios.datasets.common import read_data_file
-from memory_bench.scenarios.export import export_script, validate_file
 from memory_bench.scenarios.script import Probe, Reset
 from memory_bench.scenarios.spec import ScenarioError, load_scenario
+from memory_bench.session.export import export_script, validate_file
 
 FIXTURES = Path(__file__).parent / "fixtures" / "datasets"
 EXAMPLE, BROKEN, LOCOMO = (FIXTURES / n for n in ("example.jsonl", "broken.jsonl",

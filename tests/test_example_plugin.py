@@ -9,10 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from memory_bench.harness.runner import RunConfig, run_benchmark
+from memory_bench.harness.runner import RunConfig
 from memory_bench.plugins import load_plugins
 from memory_bench.plugins.selection import select_backends
 from memory_bench.scenarios.spec import load_scenario
+from memory_bench.session.pipeline import execute
 from memory_bench.testing import conformance_tests
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -37,7 +38,7 @@ def test_example_plugin_runs_the_protocol(keyword_plugin, tmp_path: Path) -> Non
         out=tmp_path / "r.json",
         executor="local",  # not what this test is about; the isolation tests fork
     )
-    result = run_benchmark(cfg)
+    result = execute(cfg)
     run = result.backends[0].runs[0]
     assert run.status == "ok", run.error
     m = run.metrics
@@ -85,7 +86,7 @@ def test_example_scenario_plugin_runs_with_the_example_backend(
     cfg = RunConfig(plugins=loaded, selections=select_backends(loaded.registry, ["keyword"]),
                     scenario=scenario, seeds=[0, 1], out=tmp_path / "r.json",
                     executor="local")
-    result = run_benchmark(cfg)
+    result = execute(cfg)
     run = result.backends[0].runs[0]
     assert run.status == "ok", run.error
     assert run.metrics["hit_at_1"] == 1.0  # the place names the entry: a keyword finds it

@@ -15,9 +15,9 @@ from constructed_results import backend, result
 from markdown_it import MarkdownIt
 
 from memory_bench.analysis.compare import analyse
+from memory_bench.records.records import ProbeRecord, Records
 from memory_bench.render.markdown import md_escape, md_prose, render_headline, render_markdown
 from memory_bench.results.paths import reserve_report_paths, slug, unique_report_paths
-from memory_bench.results.records import ProbeRecord, Records
 
 HOSTILE = [
     "[click me](https://evil.example/x)",

@@ -17,11 +17,12 @@ from memory_bench_embed import EmbeddingCache
 
 from memory_bench import Capability, hookimpl
 from memory_bench.harness.isolation import describe_exit, run_forked
-from memory_bench.harness.runner import RunConfig, run_benchmark
+from memory_bench.harness.runner import RunConfig
 from memory_bench.plugins import load_plugins
 from memory_bench.plugins.selection import select_backends
 from memory_bench.results.io import load_result
 from memory_bench.scenarios.spec import load_scenario
+from memory_bench.session.pipeline import execute
 
 
 @pytest.fixture(autouse=True)
@@ -29,7 +30,7 @@ def forkable(monkeypatch: pytest.MonkeyPatch) -> None:
     """Earlier tests in this pytest process may have run the embedding model, which makes
     the runner refuse to fork (and a hanging backend would then hang the test). These
     tests' backends never use torch, so forking is safe here: clear the marker."""
-    from memory_bench.harness import forksafety
+    from memory_bench.contract import forksafety
 
     monkeypatch.setattr(forksafety, "_GUARDS", [])
 
@@ -52,7 +53,7 @@ def _run(tmp_path: Path, plugins, specs, seeds=(0,), **cfg):
         out=tmp_path / "r.json",
         **cfg,
     )
-    return run_benchmark(config), config
+    return execute(config), config
 
 
 def _runs(result):

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from memory_bench.harness.reduce import pairs_dir_for
 from memory_bench.results.io import load_result
+from memory_bench.results.pairs import pairs_dir_for
 
 TESTS = Path(__file__).resolve().parent
 

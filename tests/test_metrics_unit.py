@@ -7,7 +7,7 @@ import pytest
 from memory_bench.contract.capabilities import Capability
 from memory_bench.metrics.continual import CONTINUAL_METRICS
 from memory_bench.metrics.spec import compute_metrics as _compute
-from memory_bench.results.records import ItemRecord, ProbeRecord, Records, StrengthRecord
+from memory_bench.records.records import ItemRecord, ProbeRecord, Records, StrengthRecord
 
 ALL = frozenset(c.value for c in Capability)
 SeedRecords = Records

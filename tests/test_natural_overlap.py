@@ -8,11 +8,12 @@ import fake_backends
 import pytest
 from scenario_helpers import generate, load_scenario
 
-from memory_bench.harness.runner import RunConfig, run_benchmark
+from memory_bench.harness.runner import RunConfig
 from memory_bench.plugins import load_plugins
 from memory_bench.plugins.selection import select_backends
 from memory_bench.results.io import load_result
 from memory_bench.scenarios.generators.overlap import STOP_WORDS, content_words, overlap_stats
+from memory_bench.session.pipeline import execute
 
 
 def test_content_words_follow_the_stated_definition() -> None:
@@ -71,7 +72,7 @@ def test_result_file_records_the_stats_of_every_seed(tmp_path: Path) -> None:
         out=tmp_path / "r.json",
         executor="local",  # not what this test is about; the isolation tests fork
     )
-    run_benchmark(cfg)
+    execute(cfg)
     doc = load_result(tmp_path / "r.json")
     stats = doc.scenario.data_stats
     assert set(stats) == {"0", "1"}

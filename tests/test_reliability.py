@@ -16,8 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from memory_bench.harness.reduce import pairs_dir_for
+from memory_bench.errors import Interrupted
 from memory_bench.results.io import load_result
+from memory_bench.results.pairs import pairs_dir_for
 
 TESTS = Path(__file__).resolve().parent
 ROOT = TESTS.parent
@@ -168,31 +169,33 @@ def test_a_second_ctrl_c_cannot_stop_the_write_that_records_the_first(
     """The first Ctrl-C ends the run; a second one arrives while the final state is being
     written: the file still says interrupted (never running), then the interrupt is raised."""
     from memory_bench.harness import runner
-    from memory_bench.harness.runner import RunConfig, run_benchmark
+    from memory_bench.harness.runner import RunConfig
     from memory_bench.plugins import load_plugins
     from memory_bench.plugins.selection import select_backends
     from memory_bench.scenarios.spec import load_scenario
+    from memory_bench.session.pipeline import execute
 
     plugins = load_plugins()
     sels = select_backends(plugins.registry, ["fake-perfect"])
-    real = runner.summarize_backends
+    real = runner.write_result
     seen = []
 
-    def interrupt_while_summarising(result) -> None:
+    def interrupt_while_writing(path, result, **kw) -> None:
         seen.append(result.status)
-        os.kill(os.getpid(), signal.SIGINT)  # the second Ctrl-C, mid-write
-        time.sleep(0.2)
-        real(result)
+        if result.status == "interrupted":
+            os.kill(os.getpid(), signal.SIGINT)  # the second Ctrl-C, mid-write
+            time.sleep(0.2)
+        real(path, result, **kw)
 
-    monkeypatch.setattr(runner, "summarize_backends", interrupt_while_summarising)
+    monkeypatch.setattr(runner, "write_result", interrupt_while_writing)
     monkeypatch.setattr(runner, "_pending", lambda cfg, result: (_ for _ in ()).throw(
         KeyboardInterrupt()))  # the first Ctrl-C, as the pairs start
     out = tmp_path / "r.json"
     cfg = RunConfig(plugins=plugins, selections=sels, scenario=load_scenario(
         "smoke", registry=plugins.scenarios), seeds=[0], out=out, executor="local")
-    with pytest.raises(KeyboardInterrupt):
-        run_benchmark(cfg)
-    assert seen == ["interrupted"]
+    with pytest.raises(Interrupted):  # the session's name for the KeyboardInterrupt
+        execute(cfg)
+    assert seen == ["running", "interrupted"]
     assert json.loads(out.read_text())["status"] == "interrupted"
 
 

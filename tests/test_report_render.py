@@ -12,11 +12,11 @@ from test_compare_paired import hits
 
 from memory_bench.analysis.compare import analyse
 from memory_bench.metrics.continual import CONTINUAL_METRICS
+from memory_bench.records.records import ProbeRecord, Records
 from memory_bench.render.caveats import caveats
 from memory_bench.render.csvfile import FIXED_COLUMNS, render_csv
 from memory_bench.render.html import render_html
 from memory_bench.render.markdown import render_markdown
-from memory_bench.results.records import ProbeRecord, Records
 from memory_bench.scenarios.continual.caveats import continual_caveats
 
 EVIL = "<script>alert('x')</script>"

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from memory_bench.harness.reduce import pairs_dir_for
 from memory_bench.results.io import dumps, write_bytes_atomic
+from memory_bench.results.pairs import pairs_dir_for
 
 
 def _files(root: Path) -> set[str]:

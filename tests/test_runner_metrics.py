@@ -7,11 +7,12 @@ from pathlib import Path
 import fake_backends
 import pytest
 
-from memory_bench.harness.runner import RunConfig, run_benchmark
+from memory_bench.harness.runner import RunConfig
 from memory_bench.plugins import load_plugins
 from memory_bench.plugins.selection import select_backends
 from memory_bench.results.io import load_result
 from memory_bench.scenarios.spec import load_scenario
+from memory_bench.session.pipeline import execute
 
 
 def _run(tmp_path: Path, specs: list[str], seeds: list[int] | None = None, **overrides):
@@ -25,7 +26,7 @@ def _run(tmp_path: Path, specs: list[str], seeds: list[int] | None = None, **ove
         out=tmp_path / "r.json",
         executor="local",  # in-process: this test is not about isolation
     )
-    return run_benchmark(cfg), cfg
+    return execute(cfg), cfg
 
 
 def _metrics(result, label, seed_index=0):

@@ -8,10 +8,11 @@ from pathlib import Path
 import broken_backends
 import pytest
 
-from memory_bench.harness.runner import RunConfig, run_benchmark
+from memory_bench.harness.runner import RunConfig
 from memory_bench.plugins import load_plugins
 from memory_bench.plugins.selection import select_backends
 from memory_bench.scenarios.spec import load_scenario
+from memory_bench.session.pipeline import execute
 
 PLUGINS = load_plugins([("broken_backends", broken_backends)], autoload=False)
 
@@ -20,7 +21,7 @@ def _run(tmp_path: Path, *specs: str):
     cfg = RunConfig(plugins=PLUGINS, selections=select_backends(PLUGINS.registry, list(specs)),
                     scenario=load_scenario("smoke"), seeds=[0], out=tmp_path / "r.json",
                     executor="local")
-    return {b.label: b.runs[0] for b in run_benchmark(cfg).backends}
+    return {b.label: b.runs[0] for b in execute(cfg).backends}
 
 
 @pytest.mark.parametrize(("name", "error"), [

@@ -46,7 +46,6 @@ __all__ = [
     "analyse",
     "compare_runs",
     "ensure_analysis",
-    "metric_keys",
     "paired_comparison",
     "per_seed",
     "summarize_backends",
@@ -92,18 +91,13 @@ def per_seed(backend: BackendEntry, key: str) -> dict[int, tuple[float, str | No
     return out
 
 
-def metric_keys(result: Result) -> list[str]:
-    """Every declared metric, then every ``name/category`` key the runs hold."""
-    return [m.name for m in result.metrics] + result.category_keys()
-
-
 def _summary(values: list[float], spec: MetricSpec, bootstrap: bool) -> MetricSummary:
     return MetricSummary(**summarize(values, bounds=spec.bounds, bootstrap=bootstrap))
 
 
 def summarize_backends(result: Result, *, bootstrap: bool = False) -> None:
     """Fill each backend's ``summary`` from the metrics of its successful runs."""
-    keys = metric_keys(result)
+    keys = result.metric_keys()
     for b in result.backends:
         b.summary = {
             k: _summary([v for v, _ in per_seed(b, k).values()], result.metric(k), bootstrap)

@@ -7,13 +7,15 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from memory_bench.errors import BadInput
+
 __all__ = ["BackendRequest", "Option", "OptionError", "parse_backend_spec", "resolve_options"]
 
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off"}
 
 
-class OptionError(ValueError):
+class OptionError(BadInput):
     """A backend spec or option value the backend does not accept."""
 
 

@@ -18,14 +18,14 @@ from memory_bench.contract.capabilities import Capability
 from memory_bench.contract.items import Hit, Item
 from memory_bench.harness.resources import rss_bytes
 from memory_bench.harness.vectors import question_key
-from memory_bench.results.model import Cleanup
-from memory_bench.results.records import (
+from memory_bench.records.records import (
     ItemRecord,
     ProbeRecord,
     Records,
     StrengthRecord,
     WriteRecord,
 )
+from memory_bench.results.model import Cleanup
 from memory_bench.scenarios.script import (
     Consolidate,
     Probe,

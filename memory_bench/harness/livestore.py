@@ -27,6 +27,7 @@ from typing import Any
 
 from memory_bench.contract.backend import BackendContext
 from memory_bench.contract.capabilities import Capability
+from memory_bench.errors import BadInput
 from memory_bench.plugins.selection import BackendSelection
 
 __all__ = ["BENCH_PREFIX", "StaleStoreError", "after_run", "before_run", "run_prefix"]
@@ -37,7 +38,7 @@ BENCH_PREFIX = "bench-"
 Runner = Callable[[Callable[[], dict[str, Any]]], dict[str, Any]]
 
 
-class StaleStoreError(ValueError):
+class StaleStoreError(BadInput):
     """A live store holds ``bench-`` items of another run: bad input, exit status 2."""
 
 

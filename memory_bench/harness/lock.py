@@ -22,8 +22,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from memory_bench.harness.reduce import pairs_dir_for
 from memory_bench.results.io import now_iso
+from memory_bench.results.pairs import pairs_dir_for
 from memory_bench.results.paths import OutputError
 
 __all__ = ["LOCK_NAME", "ResultLock", "RunLockError", "held_by"]

@@ -22,12 +22,13 @@ from pathlib import Path
 from typing import Any
 
 from memory_bench.contract.backend import Backend, BackendContext
+from memory_bench.errors import RunFailed
 from memory_bench.harness.execute import Execution
 from memory_bench.metrics.spec import compute_metrics, compute_outcomes
 from memory_bench.plugins.manager import LoadedPlugins, default_plugins
-from memory_bench.plugins.scenarios import GeneratorInfo
 from memory_bench.plugins.selection import BackendSelection, select_backends
 from memory_bench.results.model import PairRun
+from memory_bench.scenarios.registry import GeneratorInfo
 from memory_bench.scenarios.script import Script
 
 __all__ = [
@@ -41,7 +42,7 @@ __all__ = [
 ]
 
 
-class GenerationError(RuntimeError):
+class GenerationError(RunFailed):
     """A generator failed to make (or made an unusable) script for a seed."""
 
 

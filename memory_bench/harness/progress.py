@@ -1,4 +1,10 @@
-"""A one-line progress display per backend, seed and phase; silent off a terminal."""
+"""What a run is doing, on stderr: a refreshed line per pair on a terminal, and a line
+for each step that can take a while (preload, analysis, plots), so no wait is silent.
+
+The pair line reads ``[label] seed i/n · phase · 12.3s · pairs 3/20 · ETA 1m40s``;
+the ETA is the wall time per finished pair since the first started (so pairs that
+run side by side count as they should) times the pairs left.
+"""
 
 from __future__ import annotations
 
@@ -9,34 +15,77 @@ from typing import TextIO
 __all__ = ["Progress"]
 
 
-class Progress:
-    """Writes ``[label] seed i/n · phase`` on one refreshed line of stderr."""
+def _clock(seconds: float) -> str:
+    s = round(seconds)
+    return f"{s // 60}m{s % 60:02d}s" if s >= 60 else f"{s}s"
 
-    def __init__(self, enabled: bool | None = None, stream: TextIO | None = None) -> None:
+
+class Progress:
+    """``enabled``: the refreshed pair line (default: when stderr is a terminal);
+    ``notes``: one line per slow step (default: as ``enabled``)."""
+
+    def __init__(self, enabled: bool | None = None, stream: TextIO | None = None, *,
+                 notes: bool | None = None) -> None:
         self.stream = stream or sys.stderr
         self.enabled = self.stream.isatty() if enabled is None else enabled
+        self.notes = self.enabled if notes is None else notes
         self._t0 = time.monotonic()
         self._width = 0
         self.where = ""
+        self.total = 0
+        self.finished = 0
+        self._first_start: float | None = None
+
+    def plan(self, total: int) -> None:
+        """``total`` pairs will run."""
+        self.total, self.finished = total, 0
 
     def pair(self, label: str, seed_index: int, seeds: int) -> None:
+        if self._first_start is None:
+            self._first_start = time.monotonic()
         self.where = f"[{label}] seed {seed_index + 1}/{seeds}"
         self._show("start")
+
+    def pair_done(self) -> None:
+        self.finished += 1
 
     def phase(self, name: str) -> None:
         self._show(name)
 
+    def note(self, message: str) -> None:
+        """A line of its own for a step that may take a while."""
+        if not self.notes:
+            return
+        self._clear()
+        self.stream.write(f"memory-bench: {message}\n")
+        self.stream.flush()
+
+    def eta(self) -> str:
+        if not self.total:
+            return ""
+        text = f"pairs {self.finished}/{self.total}"
+        if self.finished and self._first_start is not None and self.finished < self.total:
+            per = (time.monotonic() - self._first_start) / self.finished
+            text += f" · ETA {_clock(per * (self.total - self.finished))}"
+        return text
+
     def _show(self, what: str) -> None:
         if not self.enabled:
             return
+        eta = self.eta()
         line = f"{self.where} · {what} · {time.monotonic() - self._t0:6.1f}s"
+        if eta:
+            line += f" · {eta}"
         pad = max(0, self._width - len(line))
         self.stream.write("\r" + line + " " * pad)
         self.stream.flush()
         self._width = len(line)
 
-    def done(self) -> None:
+    def _clear(self) -> None:
         if self.enabled and self._width:
             self.stream.write("\r" + " " * self._width + "\r")
             self.stream.flush()
             self._width = 0
+
+    def done(self) -> None:
+        self._clear()

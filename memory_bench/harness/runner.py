@@ -10,8 +10,9 @@ last (``livestore.py``).
 
 Each finished pair is written as its own file in the run's pair directory
 (``<result>.pairs/``); the result file is written when the run starts and
-reduced from the pairs when it ends (or is interrupted), so a run never
-rewrites a document of several MB after every pair. The runner never knows
+reduced from the pairs when it ends: by the runner when it is interrupted or
+fails, by the session (after the one analysis) when it completes, so a run never
+rewrites a document of several MB after every pair, nor twice at its end. The runner never knows
 which backend or scenario it runs: only pair specs, the Backend protocol, the
 declared capabilities and the optional ``preload``.
 """
@@ -27,19 +28,18 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from memory_bench.analysis.compare import summarize_backends
 from memory_bench.harness import livestore, workdirs
 from memory_bench.harness.executors import RECOVERY_TIMEOUT, Executor, Job, make_executor
 from memory_bench.harness.isolation import DEFAULT_TIMEOUT
 from memory_bench.harness.pair import PairSpec, generate_script, pair_prefix
 from memory_bench.harness.progress import Progress
-from memory_bench.harness.reduce import pairs_dir_for, store_pair, write_pair_file
 from memory_bench.harness.vectors import ENCODE_MODES, Tables, build_tables, plan_vectors
 from memory_bench.harness.workdirs import WorkRoot
 from memory_bench.plugins.manager import LoadedPlugins
 from memory_bench.plugins.selection import BackendSelection
 from memory_bench.results.io import now_iso, write_result
 from memory_bench.results.model import BackendEntry, PairRun, Result, ScenarioBlock
+from memory_bench.results.pairs import pairs_dir_for, store_pair, write_pair_file
 from memory_bench.results.redact import redact_result, redact_run
 from memory_bench.scenarios.script import merge_exposure
 from memory_bench.scenarios.spec import ScenarioSpec
@@ -226,18 +226,21 @@ def _signals_deferred() -> Iterator[None]:
 
 
 def _finish(cfg: RunConfig, result: Result) -> None:
+    """Close the record of the run. A run that stopped early is written here (the
+    session that asked for it will not get to); a complete one is analysed and
+    written once by the session (``memory_bench.session.pipeline``)."""
     result.finished_at = now_iso()
     result.scenario.caveats = _caveats(cfg, result)
-    try:
-        summarize_backends(result)
-    except Exception as exc:  # the pairs are in the file; a summary can be made again
-        result.status = "failed"
-        result.error = result.error or f"summary: {type(exc).__name__}: {exc}"
-    write_result(cfg.out, redact_result(result))
+    redact_result(result)
+    if result.status != "complete":
+        write_result(cfg.out, result)
 
 
 def _run(cfg: RunConfig, ex: Executor, progress: Progress | None,
          resume: Result | None, root: Path | None = None) -> Result:
+    if progress:
+        progress.note(f"preloading {len(cfg.selections)} backend(s): models load (and export "
+                      "to ONNX the first time) here, once")
     preload_errors = ex.preload(cfg.selections, cfg.cache_dir)
     stores = livestore.before_run(
         cfg.selections, run_id=cfg.run_id, cache_dir=cfg.cache_dir,
@@ -256,11 +259,16 @@ def _run(cfg: RunConfig, ex: Executor, progress: Progress | None,
         run.data_stats = None  # kept once per seed in the scenario block
         write_pair_file(pairs_dir, job.spec.index, job.spec.label, run)
         store_pair(by_label[job.spec.label], run, cfg.seeds)
+        if progress:
+            progress.pair_done()
 
     with _signals_deferred():
         write_result(cfg.out, result, exclusive=resume is None)
     try:
-        ex.run(_pending(cfg, result, ex, root), done)
+        jobs = _pending(cfg, result, ex, root)
+        if progress:
+            progress.plan(len(jobs))
+        ex.run(jobs, done)
         livestore.after_run(
             cfg.selections, result.live_stores, run_id=cfg.run_id, cache_dir=cfg.cache_dir,
             isolate=lambda fn: ex.call(fn, RECOVERY_TIMEOUT), root=root,

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["AGGREGATES", "Aggregate", "aggregate"]
+__all__ = ["AGGREGATES", "Aggregate", "aggregate", "value_of"]
 
 
 @dataclass(frozen=True)
@@ -31,6 +31,9 @@ class Aggregate:
     # interval and p from one normal approximation (analysis/paired.py), for quantiles.
     test: str
     description: str
+    # The metric of one pair from its rows (questions x columns), in plain floats: the
+    # value a result file records (None when the rows cannot make one).
+    value: Callable[[list[tuple[float, ...]]], float | None]
 
 
 def _div(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -59,18 +62,62 @@ def _percentile(q: float) -> Callable[[np.ndarray], np.ndarray]:
     return lambda a: np.percentile(a[..., 0], q, axis=-1)
 
 
+def _col(rows: list[tuple[float, ...]], i: int) -> list[float]:
+    return [r[i] for r in rows]
+
+
+def _mean_value(rows: list[tuple[float, ...]]) -> float | None:
+    return sum(_col(rows, 0)) / len(rows) if rows else None
+
+
+def _ratio_value(rows: list[tuple[float, ...]]) -> float | None:
+    # mean / mean, in this order (not sum / sum): retention as recall@1 after over
+    # recall@1 before, to the last bit
+    if not rows:
+        return None
+    below = sum(_col(rows, 0)) / len(rows)
+    return sum(_col(rows, 1)) / len(rows) / below if below else None
+
+
+def _sum_ratio_value(rows: list[tuple[float, ...]]) -> float | None:
+    below = sum(_col(rows, 0))
+    return sum(_col(rows, 1)) / below if below else None
+
+
+def _rate_value(rows: list[tuple[float, ...]]) -> float | None:
+    seconds = sum(_col(rows, 1))
+    return sum(_col(rows, 0)) / seconds if seconds > 0 else None
+
+
+def _percentile_value(q: float) -> Callable[[list[tuple[float, ...]]], float | None]:
+    return lambda rows: float(np.percentile(_col(rows, 0), q)) if rows else None
+
+
 AGGREGATES: dict[str, Aggregate] = {a.name: a for a in (
     Aggregate("mean", _rows_via_sums(_mean), _mean, "randomization",
-              "the mean of one value per question (a share, when the values are 0/1)"),
+              "the mean of one value per question (a share, when the values are 0/1)",
+              _mean_value),
     Aggregate("ratio", _rows_via_sums(_ratio), _ratio, "randomization",
-              "mean of the second column / mean of the first (retention: after / before)"),
+              "mean of the second column / mean of the first (retention: after / before)",
+              _ratio_value),
+    Aggregate("sum_ratio", _rows_via_sums(_ratio), _ratio, "randomization",
+              "sum of the second column / sum of the first: the ratio of means on the same "
+              "questions, as the datasets' retention@k has always been computed",
+              _sum_ratio_value),
     Aggregate("rate", _rows_via_sums(_rate), _rate, "randomization",
-              "sum of the first column / sum of the second (items / seconds)"),
-    Aggregate("p50", _percentile(50), None, "bootstrap", "the median over questions"),
-    Aggregate("p95", _percentile(95), None, "bootstrap", "the 95th percentile over questions"),
+              "sum of the first column / sum of the second (items / seconds)", _rate_value),
+    Aggregate("p50", _percentile(50), None, "bootstrap", "the median over questions",
+              _percentile_value(50)),
+    Aggregate("p95", _percentile(95), None, "bootstrap", "the 95th percentile over questions",
+              _percentile_value(95)),
 )}
 
 
 def aggregate(name: str, rows: np.ndarray | list) -> float:
-    """The metric from one pair's rows (questions x columns)."""
+    """The metric from one pair's rows (questions x columns), vectorised."""
     return float(AGGREGATES[name].of_rows(np.asarray(rows, dtype=float)))
+
+
+def value_of(name: str, rows: list[tuple[float, ...]]) -> float | None:
+    """The metric a pair records, from its rows (the analysis resamples the same rows)."""
+    return AGGREGATES[name].value(rows)

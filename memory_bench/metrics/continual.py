@@ -15,14 +15,16 @@ from memory_bench.contract.capabilities import Capability
 from memory_bench.metrics import kinds
 from memory_bench.metrics.latency import latency_parts
 from memory_bench.metrics.spec import Metric, declare
-from memory_bench.scenarios.continual.data import GATE_ACCEPT
 
 __all__ = ["CONTINUAL_METRICS", "GATE_ACCEPT"]
+
+# The gate kinds a memory should accept (real facts, short ones included); every other
+# kind a scenario writes to the gate is refusable. Scenarios name their kinds from this.
+GATE_ACCEPT = ("clean", "clean_short")
 
 _RATE = (0.0, math.inf)
 _LATENCY = {"decimals": 2, "small_digits": 2, "bounds": _RATE, "higher_is_better": False,
             "outcomes": kinds.latency_outcomes("probe", "reprobe")}
-_recall1_before = kinds.recall_at(1, "probe")
 
 
 def _share(flag: kinds.Flag, *tags: str) -> dict:
@@ -37,71 +39,64 @@ def _gate(among_accept: bool) -> dict:
 
 
 CONTINUAL_METRICS: tuple[Metric, ...] = (
-    declare("recall1_before", "recall@1", _recall1_before, reads=("probe",), axis="quality",
+    declare("recall1_before", "recall@1", reads=("probe",), axis="quality",
             description="share of the fact probes whose fact is ranked first",
             **_share(kinds.hit_at(1), "probe")),
-    declare("recall5_before", "recall@5", kinds.recall_at(5, "probe"), reads=("probe",),
+    declare("recall5_before", "recall@5", reads=("probe",),
             section="other", description="share of the fact probes whose fact is in the top 5",
             **_share(kinds.hit_at(5), "probe")),
-    declare("recall1_after", "recall@1 after", kinds.recall_at(1, "reprobe"),
-            reads=("reprobe",), section="other", terminal=False,
+    declare("recall1_after", "recall@1 after", reads=("reprobe",), section="other", terminal=False,
             description="recall@1 of the same probes after interference",
             **_share(kinds.hit_at(1), "reprobe")),
-    declare("retention", "retention", kinds.ratio(kinds.recall_at(1, "reprobe"),
-                                                  _recall1_before),
-            reads=("probe", "reprobe"), bounds=_RATE, axis="quality",
+    declare("retention", "retention", reads=("probe", "reprobe"), bounds=_RATE, axis="quality",
             description="recall1_after / recall1_before",
             undefined="recall@1 before interference was 0 on every seed",
             outcomes=kinds.retention_outcomes("probe", "reprobe"), aggregate="ratio"),
-    declare("updateWinRate", "updateWin", kinds.outranks("update"), reads=("update",),
+    declare("updateWinRate", "updateWin", reads=("update",),
             description="share of updated facts whose new item outranks the old in the top-k",
             caveat="`updateWinRate` is ranking, not erasure: it asks whether the new value "
                    "outranks the old, not whether the old one is gone. `staleRate` (the old "
                    "value still in the top-k) measures erasure.",
             **_share(kinds.wins, "update")),
-    declare("staleRate", "stale", kinds.still_ranked("update"), reads=("update",),
+    declare("staleRate", "stale", reads=("update",),
             higher_is_better=False,
             description="share of updated facts whose old item is still in the top-k",
             **_share(kinds.stale, "update")),
-    declare("provenanceAccuracy", "provenance", kinds.provenance("probe"), reads=("probe",),
+    declare("provenanceAccuracy", "provenance", reads=("probe",),
             description="share of fact probes whose top hit reports the source and timestamp "
                         "written for the item it names; 0 for a backend that reports none",
             **_share(kinds.names_its_own, "probe")),
-    declare("provenanceUpdate", "prov. update", kinds.answer_provenance("update"),
-            reads=("update",),
+    declare("provenanceUpdate", "prov. update", reads=("update",),
             description="share of update probes whose top hit reports the source and "
                         "timestamp of the new value: the old value's (stale) or none loses",
             **_share(kinds.reports_the_answer, "update")),
-    declare("provenanceSources", "prov. sources", kinds.every_source("corroborate"),
-            reads=("corroborate",),
+    declare("provenanceSources", "prov. sources", reads=("corroborate",),
             description="share of facts written twice by different sources whose first hits "
                         "report both sources (a merged cell listing both, or both items); "
                         "one source of two loses",
             undefined="the scenario wrote no fact twice (corroborations = 0)",
             **_share(kinds.reports_every_source, "corroborate")),
-    declare("gateRecall", "gateRecall",
-            kinds.refused("gate", accept=GATE_ACCEPT, among_accept=False), reads=("gate",),
+    declare("gateRecall", "gateRecall", reads=("gate",),
             needs=Capability.GATE, description="refused refusable items / refusable items",
             **_gate(among_accept=False)),
-    declare("falseRefusals", "falseRefusals",
-            kinds.refused("gate", accept=GATE_ACCEPT, among_accept=True), reads=("gate",),
+    declare("falseRefusals", "falseRefusals", reads=("gate",),
             needs=Capability.GATE, higher_is_better=False,
             description="refused clean items / clean items", **_gate(among_accept=True)),
-    declare("reinforcementDelta", "reinforceΔ", kinds.strength_delta("reinforce"),
-            reads=("reinforce",), needs=Capability.STRENGTH, bounds=None,
+    declare("reinforcementDelta", "reinforceΔ", reads=("reinforce",),
+            needs=Capability.STRENGTH, bounds=None,
             description="mean strength after - before over the reinforced cells",
             outcomes=kinds.strength_outcomes("reinforce"), aggregate="mean"),
-    declare("latency_p50_ms", "p50 ms", kinds.latency_percentile(50, "probe", "reprobe"),
-            reads=("probe", "reprobe"), axis="latency", aggregate="p50", **_LATENCY,
-            description="median time of the query call in the probe and re-probe phases (encode "
-                        "once: the store's own, given the question's vector; see e2e_p50_ms)"),
-    declare("latency_p95_ms", "p95 ms", kinds.latency_percentile(95, "probe", "reprobe"),
-            reads=("probe", "reprobe"), aggregate="p95", **_LATENCY,
+    declare("latency_p50_ms", "p50 ms", reads=("probe", "reprobe"), axis="latency",
+            aggregate="p50", **_LATENCY,
+            description="median time of the query call in the probe and re-probe phases "
+                        "(encode once: the store's own, given the question's vector; see "
+                        "e2e_p50_ms)"),
+    declare("latency_p95_ms", "p95 ms", reads=("probe", "reprobe"), aggregate="p95", **_LATENCY,
             description="95th percentile time of the query call in the probe and re-probe "
                         "phases (encode once: the store's own; see e2e_p95_ms)"),
     *latency_parts(("probe", "reprobe"), "probe and re-probe phases"),
-    declare("ingest_items_per_s", "ingest/s", kinds.ingest_rate("seed", "interfere"),
-            reads=("seed", "interfere"), section="other", bounds=_RATE, decimals=0,
+    declare("ingest_items_per_s", "ingest/s", reads=("seed", "interfere"), section="other",
+            bounds=_RATE, decimals=0,
             thousands=True, description="items written per second over seed and interference",
             outcomes=kinds.ingest_outcomes("seed", "interfere"), aggregate="rate"),
 )

@@ -1,57 +1,37 @@
 """Reusable metric computations over a :class:`RecordView`.
 
-Each returns a function of the view, so a declaration reads as what it measures:
-``recall_at(1, "probe")`` is the share of ``probe`` questions whose first hit
-answers them. The ``*_outcomes`` functions give the same metric question by
-question (see ``metrics/spec.py``): rows keyed by ``tag/key`` for probes (the
-key names the question within its seed), by item id for items, by cell for
-strengths and by call for writes.
+A metric is declared by its per-question outcomes and an aggregate
+(``metrics/spec.py``); these build the outcomes, so a declaration reads as what
+it measures: ``probe_outcomes(hit_at(1), "probe")`` aggregated by ``mean`` is
+the share of ``probe`` questions whose first hit answers them. Rows are keyed
+by ``tag/key`` for probes (the key names the question within its seed), by
+item id for items, by cell for strengths and by call for writes.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
-import numpy as np
-
-from memory_bench.metrics.spec import Outcomes, RecordView, Value
-from memory_bench.results.records import ProbeRecord
+from memory_bench.metrics.spec import Outcomes, RecordView
+from memory_bench.records.records import ProbeRecord
 
 __all__ = [
     "LATENCY_PARTS",
     "all_at",
-    "answer_provenance",
     "any_at",
-    "every_source",
     "ingest_outcomes",
-    "ingest_rate",
     "latency_outcomes",
-    "latency_percentile",
     "ndcg",
-    "ndcg_at",
-    "outranks",
     "paired_recall_outcomes",
-    "paired_recall_ratio",
     "probe_outcomes",
-    "provenance",
-    "ratio",
-    "recall_all_at",
-    "recall_any_at",
-    "recall_at",
     "reciprocal",
-    "reciprocal_rank",
-    "refused",
     "refused_outcomes",
     "retention_outcomes",
-    "scored_mean",
     "scored_outcomes",
-    "still_ranked",
-    "strength_delta",
     "strength_outcomes",
 ]
 
-Compute = Callable[[RecordView], Value]
 Flag = Callable[[ProbeRecord], bool]
 
 
@@ -59,17 +39,23 @@ def _key(p: ProbeRecord, i: int) -> str:
     return f"{p.tag}/{p.key}" if p.key is not None else f"{p.tag}/#{i}"
 
 
-def _flags(flag: Flag, *tags: str) -> Compute:
-    """Share of the probes of ``tags`` for which ``flag`` holds."""
-    def f(v: RecordView) -> Value:
-        return _share([flag(p) for p in v.probes(*tags)])
-    return f
+def _rows(pairs: Iterable[tuple[str, tuple[float, ...]]]) -> Outcomes:
+    """Rows by key, every one kept: a key met again (one question asked twice, an id
+    written twice) gets ``#2``, ``#3``..., so the metric counts each as its own row."""
+    out: Outcomes = {}
+    for key, row in pairs:
+        name, n = key, 1
+        while name in out:
+            n += 1
+            name = f"{key}#{n}"
+        out[name] = row
+    return out
 
 
 def probe_outcomes(flag: Flag, *tags: str) -> Callable[[RecordView], Outcomes]:
     """1.0 / 0.0 per probe of ``tags`` as ``flag`` holds: the rows of a share."""
     def f(v: RecordView) -> Outcomes:
-        return {_key(p, i): (float(flag(p)),) for i, p in enumerate(v.probes(*tags))}
+        return _rows((_key(p, i), (float(flag(p)),)) for i, p in enumerate(v.probes(*tags)))
     return f
 
 
@@ -115,51 +101,6 @@ def reports_every_source(p: ProbeRecord) -> bool:
     return bool(want) and want <= got
 
 
-def _share(flags: list[bool]) -> Value:
-    return sum(flags) / len(flags) if flags else None
-
-
-def recall_at(k: int, *tags: str) -> Compute:
-    """Share of the probes whose best-ranked expected id is within the first ``k``."""
-    return _flags(hit_at(k), *tags)
-
-
-def ratio(numerator: Compute, denominator: Compute) -> Compute:
-    """numerator / denominator; None when the denominator is 0 or either is None."""
-    def f(v: RecordView) -> Value:
-        top, bottom = numerator(v), denominator(v)
-        if not bottom or top is None:
-            return None
-        return top / bottom
-    return f
-
-
-def outranks(*tags: str) -> Compute:
-    """An expected id outranks every ``outrank`` id: old absent and new present wins,
-    new absent loses."""
-    return _flags(wins, *tags)
-
-
-def still_ranked(*tags: str) -> Compute:
-    """Share of the probes where an ``outrank`` id is still in the top-k (not erased)."""
-    return _flags(stale, *tags)
-
-
-def provenance(*tags: str) -> Compute:
-    """The top hit reports the source and timestamp written for the item it names."""
-    return _flags(names_its_own, *tags)
-
-
-def answer_provenance(*tags: str) -> Compute:
-    """The top hit reports the source and timestamp of an expected (the newest) item."""
-    return _flags(reports_the_answer, *tags)
-
-
-def every_source(*tags: str) -> Compute:
-    """Every source of a fact written more than once is reported (see reports_every_source)."""
-    return _flags(reports_every_source, *tags)
-
-
 def retention_outcomes(before: str, after: str) -> Callable[[RecordView], Outcomes]:
     """(hit@1 before, hit@1 after) per question asked in both phases: the ``ratio``
     aggregate of these rows is retention."""
@@ -176,28 +117,8 @@ def refused_outcomes(tag: str, *, accept: tuple[str, ...], among_accept: bool
                      ) -> Callable[[RecordView], Outcomes]:
     """1.0 per refused item, 0.0 per accepted one, keyed by item id (see refused)."""
     def f(v: RecordView) -> Outcomes:
-        return {i.id: (float(not i.accepted),) for i in v.items(tag)
-                if (i.category in accept) == among_accept}
-    return f
-
-
-def refused(tag: str, *, accept: tuple[str, ...], among_accept: bool) -> Compute:
-    """Share of items refused: among those whose category is in ``accept`` (the clean
-    ones) when ``among_accept``, among the others (the refusable ones) when not."""
-    def f(v: RecordView) -> Value:
-        return _share([not i.accepted for i in v.items(tag)
-                       if (i.category in accept) == among_accept])
-    return f
-
-
-def strength_delta(tag: str, before: str = "before", after: str = "after") -> Compute:
-    """Mean over ids of the ``after`` reading minus the ``before`` reading."""
-    def f(v: RecordView) -> Value:
-        readings = v.strengths(tag)
-        late = {s.id: s.value for s in readings if s.label == after}
-        deltas = [late[s.id] - s.value for s in readings
-                  if s.label == before and s.value is not None and late.get(s.id) is not None]
-        return float(np.mean(deltas)) if deltas else None
+        return _rows((i.id, (float(not i.accepted),)) for i in v.items(tag)
+                     if (i.category in accept) == among_accept)
     return f
 
 
@@ -230,7 +151,7 @@ def latency_outcomes(*tags: str, part: str = "call") -> Callable[[RecordView], O
     """Each query's latency (of ``part``) in milliseconds, keyed by phase and question."""
     def f(v: RecordView) -> Outcomes:
         rows = ((_key(p, i), _ms(p, part)) for i, p in enumerate(v.probes(*tags)))
-        return {k: (ms,) for k, ms in rows if ms is not None}
+        return _rows((k, (ms,)) for k, ms in rows if ms is not None)
     return f
 
 
@@ -246,32 +167,12 @@ def ingest_outcomes(*tags: str) -> Callable[[RecordView], Outcomes]:
     return f
 
 
-def latency_percentile(q: float, *tags: str, part: str = "call") -> Compute:
-    def f(v: RecordView) -> Value:
-        lat = [ms for ms in (_ms(p, part) for p in v.probes(*tags)) if ms is not None]
-        return float(np.percentile(lat, q)) if lat else None
-    return f
-
-
-def ingest_rate(*tags: str) -> Compute:
-    """Items written per second of write calls."""
-    def f(v: RecordView) -> Value:
-        writes = v.writes(*tags)
-        seconds = sum(w.seconds for w in writes)
-        return sum(w.items for w in writes) / seconds if seconds > 0 else None
-    return f
-
-
 # -- ranked retrieval (datasets): over the probes that name at least one expected id ------
 
 
 def _scored(v: RecordView, tags: tuple[str, ...]) -> list[ProbeRecord]:
     """A probe with no expected id (nothing in the store answers it) has no rank to score."""
     return [p for p in v.probes(*tags) if p.expected]
-
-
-def _mean(values: list[float]) -> Value:
-    return sum(values) / len(values) if values else None
 
 
 def any_at(k: int) -> Callable[[ProbeRecord], float]:
@@ -306,40 +207,13 @@ def reciprocal(p: ProbeRecord) -> float:
     return 1.0 / r if r else 0.0
 
 
-def scored_mean(score: Callable[[ProbeRecord], float], *tags: str) -> Compute:
-    """The mean of ``score`` over the probes of ``tags`` that name an expected id."""
-    def f(v: RecordView) -> Value:
-        return _mean([score(p) for p in _scored(v, tags)])
-    return f
-
-
 def scored_outcomes(score: Callable[[ProbeRecord], float], *tags: str
                     ) -> Callable[[RecordView], Outcomes]:
     """``score`` per probe that names an expected id, keyed as :func:`probe_outcomes`
-    keys them (phase and question): the rows of :func:`scored_mean`."""
+    keys them (phase and question); their mean is the metric."""
     def f(v: RecordView) -> Outcomes:
-        return {_key(p, i): (score(p),) for i, p in enumerate(_scored(v, tags))}
+        return _rows((_key(p, i), (score(p),)) for i, p in enumerate(_scored(v, tags)))
     return f
-
-
-def recall_any_at(k: int, *tags: str) -> Compute:
-    """Share of the probes with any expected id in the first ``k`` hits."""
-    return scored_mean(any_at(k), *tags)
-
-
-def recall_all_at(k: int, *tags: str) -> Compute:
-    """Share of the probes with every expected id in the first ``k`` hits."""
-    return scored_mean(all_at(k), *tags)
-
-
-def ndcg_at(k: int, *tags: str) -> Compute:
-    """Mean NDCG@k with binary relevance (see :func:`ndcg`)."""
-    return scored_mean(ndcg(k), *tags)
-
-
-def reciprocal_rank(*tags: str) -> Compute:
-    """Mean over probes of 1 / the rank of the first expected hit (0 when none is returned)."""
-    return scored_mean(reciprocal, *tags)
 
 
 def _early_late(v: RecordView, early: str, late: str
@@ -356,7 +230,7 @@ def _early_late(v: RecordView, early: str, late: str
 
 def paired_recall_outcomes(k: int, early: str, late: str) -> Callable[[RecordView], Outcomes]:
     """(hit@k early, hit@k late) per question asked under both tags: the ``ratio``
-    aggregate of these rows is :func:`paired_recall_ratio`."""
+    ``sum_ratio`` of these rows is the share still found later, on the same questions."""
     hit = any_at(k)
 
     def f(v: RecordView) -> Outcomes:
@@ -365,15 +239,3 @@ def paired_recall_outcomes(k: int, early: str, late: str) -> Callable[[RecordVie
     return f
 
 
-def paired_recall_ratio(k: int, early: str, late: str) -> Compute:
-    """recall_any@k of the ``late`` asks over that of the ``early`` asks, on the questions
-    (probe keys) asked under both tags: the share still found later, on the same questions."""
-    hit = any_at(k)
-
-    def f(v: RecordView) -> Value:
-        first, last = _early_late(v, early, late)
-        if not last:
-            return None
-        before = sum(hit(first[key]) for key in last)
-        return sum(hit(p) for p in last.values()) / before if before else None
-    return f

@@ -32,15 +32,13 @@ def latency_parts(tags: Sequence[str], who: str) -> list[Metric]:
         agg = f"p{q}"
         what = "median" if q == 50 else "95th percentile"
         out += [
-            declare(f"encode_p{q}_ms", f"encode {agg} ms",
-                    kinds.latency_percentile(q, *tags, part="encode"), reads=tuple(tags),
+            declare(f"encode_p{q}_ms", f"encode {agg} ms", reads=tuple(tags),
                     aggregate=agg, outcomes=kinds.latency_outcomes(*tags, part="encode"),
                     undefined="the backend encoded its own questions (or has no encoder)",
                     description=f"{what} time of the encoder for a question at batch 1 "
                                 f"({who}), measured once per embedder identity (encode once)",
                     **_LATENCY),
-            declare(f"e2e_p{q}_ms", f"e2e {agg} ms",
-                    kinds.latency_percentile(q, *tags, part="e2e"), reads=tuple(tags),
+            declare(f"e2e_p{q}_ms", f"e2e {agg} ms", reads=tuple(tags),
                     aggregate=agg, outcomes=kinds.latency_outcomes(*tags, part="e2e"),
                     description=f"{what} end-to-end query latency ({who}): the query call "
                                 "plus, when the run encoded once, the encoder's time for the "

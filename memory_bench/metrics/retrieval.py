@@ -58,7 +58,7 @@ def _family(tag: str, suffix: str, label: str, who: str, *, main: bool) -> list[
     for base, short, score, description in out:
         headline = main and base in _HEADLINE
         metrics.append(declare(
-            base + suffix, (short + label).strip(), kinds.scored_mean(score, tag), reads=(tag,),
+            base + suffix, (short + label).strip(), reads=(tag,),
             per_category=main, section="results" if headline else "other",
             terminal=(main and base in _TERMINAL), description=description,
             axis="quality" if main and base == "recall_any@5" else None,
@@ -78,14 +78,14 @@ def retrieval_metrics(*, early: bool, final: str = "") -> tuple[Metric, ...]:
         early_metrics = _family(EARLY, "_early", " early", "the early asks", main=False)
         first = early_metrics[0]  # recall_any@5_early: in the headline, beside its late value
         early_metrics[0] = declare(
-            first.name, first.spec.label, first.compute, reads=(EARLY,), per_category=True,
+            first.name, first.spec.label, reads=(EARLY,), per_category=True,
             terminal=True, description=first.spec.description, outcomes=first.outcomes,
             aggregate="mean",
             undefined="the data asks no question early")
         retention = declare(
-            "retention@5", "retention@5", kinds.paired_recall_ratio(5, EARLY, ASK),
-            reads=(EARLY, ASK), bounds=_RATE, per_category=True, axis="quality",
-            outcomes=kinds.paired_recall_outcomes(5, EARLY, ASK), aggregate="ratio",
+            "retention@5", "retention@5", reads=(EARLY, ASK), bounds=_RATE, per_category=True,
+            axis="quality",
+            outcomes=kinds.paired_recall_outcomes(5, EARLY, ASK), aggregate="sum_ratio",
             description="recall_any@5 of the final asks over that of the early asks, on the "
                         "questions asked both times: what is still found after the rest of "
                         "the data was written",
@@ -94,8 +94,8 @@ def retrieval_metrics(*, early: bool, final: str = "") -> tuple[Metric, ...]:
         # number the literature reports and the one a report's misses are drawn from)
         metrics = [*metrics[:1], early_metrics[0], retention, *metrics[1:], *early_metrics[1:]]
     metrics += [
-        declare(f"abstain_recall_any@{k}", f"abstain R_any@{k}", kinds.recall_any_at(k, ABSTAIN),
-                reads=(ABSTAIN,), section="other", terminal=False,
+        declare(f"abstain_recall_any@{k}", f"abstain R_any@{k}", reads=(ABSTAIN,),
+                section="other", terminal=False,
                 outcomes=kinds.scored_outcomes(kinds.any_at(k), ABSTAIN), aggregate="mean",
                 undefined="no abstention question named an evidence item",
                 description=f"abstention questions (reported apart): share with the evidence "
@@ -105,16 +105,16 @@ def retrieval_metrics(*, early: bool, final: str = "") -> tuple[Metric, ...]:
         for k in _KS
     ]
     metrics += [
-        declare("latency_p50_ms", "p50 ms", kinds.latency_percentile(50, *QUERY_TAGS),
-                reads=QUERY_TAGS, axis="latency", aggregate="p50", **_LATENCY,
+        declare("latency_p50_ms", "p50 ms", reads=QUERY_TAGS, axis="latency", aggregate="p50",
+                **_LATENCY,
                 description="median time of the query call over every ask (encode once: the "
                             "store's own, given the question's vector; see e2e_p50_ms)"),
-        declare("latency_p95_ms", "p95 ms", kinds.latency_percentile(95, *QUERY_TAGS),
-                reads=QUERY_TAGS, section="other", terminal=False, aggregate="p95", **_LATENCY,
+        declare("latency_p95_ms", "p95 ms", reads=QUERY_TAGS, section="other", terminal=False,
+                aggregate="p95", **_LATENCY,
                 description="95th percentile time of the query call over every ask (encode "
                             "once: the store's own; see e2e_p95_ms)"),
         *latency_parts(QUERY_TAGS, "every ask"),
-        declare("ingest_items_per_s", "ingest/s", kinds.ingest_rate(WRITE), reads=(WRITE,),
+        declare("ingest_items_per_s", "ingest/s", reads=(WRITE,),
                 section="other", terminal=False, bounds=_RATE, decimals=0, thousands=True,
                 outcomes=kinds.ingest_outcomes(WRITE), aggregate="rate",
                 description="items written per second of write calls"),

@@ -27,14 +27,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from memory_bench.contract.capabilities import Capability
-from memory_bench.results.records import (
+from memory_bench.records.reader import Reader
+from memory_bench.records.records import (
     ItemRecord,
     ProbeRecord,
     Records,
     StrengthRecord,
     WriteRecord,
 )
-from memory_bench.results.validate import Reader
 
 __all__ = [
     "SECTIONS",
@@ -207,16 +207,18 @@ class Metric:
         return self.spec.name
 
 
-def declare(name: str, label: str, compute: Callable[[RecordView], Value], *,
+def declare(name: str, label: str, compute: Callable[[RecordView], Value] | None = None, *,
             reads: Sequence[str], needs: Capability | None = None,
             outcomes: Callable[[RecordView], Outcomes] | None = None, **spec: Any) -> Metric:
     """A :class:`Metric` from keyword arguments (``needs`` as a Capability).
 
-    ``outcomes`` (with ``aggregate=``, a name in ``metrics/aggregate.py``) gives
-    the per-question rows the paired tests use; the aggregate of the rows must be
-    the metric (tests/test_paired_stats.py checks every first-party declaration).
+    Declared once: give ``outcomes`` (the per-question rows the paired tests use) with
+    ``aggregate=`` (a name in ``metrics/aggregate.py``), and the metric's value is the
+    aggregate of its rows, so the number a table shows and the rows a verdict tests
+    cannot disagree. ``compute`` is for a metric with no per-question rows (a cost read
+    once per pair, such as resident memory); it cannot be given with ``outcomes``.
     """
-    from memory_bench.metrics.aggregate import AGGREGATES
+    from memory_bench.metrics.aggregate import AGGREGATES, value_of
 
     agg = spec.get("aggregate")
     if (outcomes is None) != (agg is None):
@@ -224,6 +226,16 @@ def declare(name: str, label: str, compute: Callable[[RecordView], Value], *,
     if agg is not None and agg not in AGGREGATES:
         raise ValueError(f"metric {name}: unknown aggregate {agg!r} "
                          f"(known: {', '.join(AGGREGATES)})")
+    if (compute is None) == (outcomes is None):
+        raise ValueError(f"metric {name}: give outcomes with an aggregate, or compute, "
+                         "not both")
+    if compute is None:
+        assert outcomes is not None and agg is not None
+        rows_of, how = outcomes, agg
+
+        def compute(view: RecordView) -> Value:
+            return value_of(how, list(rows_of(view).values()))
+
     return Metric(MetricSpec(name=name, label=label, reads=tuple(reads),
                              needs=None if needs is None else needs.value, **spec), compute,
                   outcomes)

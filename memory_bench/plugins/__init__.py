@@ -3,10 +3,10 @@ and turning ``--backend`` specs into selections."""
 
 from __future__ import annotations
 
+from memory_bench.contract.hooks import hookimpl
 from memory_bench.plugins.backends import BackendInfo, BackendRegistry, DuplicateBackendError
-from memory_bench.plugins.hookspecs import hookimpl
 from memory_bench.plugins.manager import BrokenPlugin, LoadedPlugins, load_plugins
-from memory_bench.plugins.scenarios import (
+from memory_bench.scenarios.registry import (
     DuplicateScenarioError,
     GeneratorInfo,
     ScenarioRegistry,

@@ -10,8 +10,9 @@ from typing import Any
 from memory_bench.contract.backend import Backend, BackendContext
 from memory_bench.contract.capabilities import Capability, parse_capabilities
 from memory_bench.contract.items import STRUCTURE
+from memory_bench.contract.naming import check_name
 from memory_bench.contract.options import Option
-from memory_bench.plugins.naming import check_name
+from memory_bench.errors import BadInput
 
 __all__ = [
     "BackendFactory",
@@ -42,7 +43,7 @@ BackendVectors = Callable[[dict[str, Any]], Any]
 BackendOwnStore = Callable[[dict[str, Any]], bool]
 
 
-class DuplicateBackendError(ValueError):
+class DuplicateBackendError(BadInput):
     """Two plugins claimed one backend name."""
 
 

@@ -19,9 +19,13 @@ from typing import Any
 
 import pluggy
 
-from memory_bench.plugins import hookspecs
+from memory_bench.contract import hooks as hookspecs
 from memory_bench.plugins.backends import BackendRegistry, DuplicateBackendError
-from memory_bench.plugins.scenarios import DuplicateScenarioError, ScenarioRegistry
+from memory_bench.scenarios.registry import (
+    DuplicateScenarioError,
+    ScenarioRegistry,
+    set_default_registry,
+)
 
 __all__ = ["INTERNAL_PLUGINS", "BrokenPlugin", "LoadedPlugins", "default_plugins", "load_plugins"]
 
@@ -152,3 +156,6 @@ def default_plugins() -> LoadedPlugins:
     """This process's plugins as the environment names them, loaded once (a worker
     resolves many pairs; a library caller that names no registry gets these)."""
     return load_plugins()
+
+
+set_default_registry(lambda: default_plugins().scenarios)

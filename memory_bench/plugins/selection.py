@@ -8,12 +8,13 @@ from typing import Any
 
 from memory_bench.contract.capabilities import Capability
 from memory_bench.contract.options import parse_backend_spec, resolve_options
+from memory_bench.errors import BadInput
 from memory_bench.plugins.backends import BackendInfo, BackendRegistry
 
 __all__ = ["BackendSelection", "SelectionError", "select_backends"]
 
 
-class SelectionError(ValueError):
+class SelectionError(BadInput):
     """An unknown backend, or the same backend and options asked for twice."""
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 import csv
 import io
 
-from memory_bench.analysis.compare import metric_keys
 from memory_bench.results.model import Result
 
 __all__ = ["FIXED_COLUMNS", "render_csv"]
@@ -21,7 +20,7 @@ FIXED_COLUMNS = ("run_id", "backend", "name", "structured", "seed", "data_hash",
 
 
 def render_csv(result: Result) -> str:
-    keys = metric_keys(result)
+    keys = result.metric_keys()
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerow([*FIXED_COLUMNS, *keys])

@@ -7,13 +7,12 @@ mailed, archived or opened offline and shows exactly what the Markdown shows.
 from __future__ import annotations
 
 import base64
-import json
 import re
 from collections.abc import Mapping
 from html import escape
 from typing import Any
 
-from memory_bench.render import sections as S
+from memory_bench.render import document as D
 from memory_bench.results.model import Result
 
 __all__ = ["render_html"]
@@ -63,78 +62,40 @@ def _img(png: bytes, alt: str) -> str:
     return f'<img alt="{escape(alt)}" src="data:image/png;base64,{data}">'
 
 
+def _bullet(b: D.Bullet) -> str:
+    text = _text(b.text) if b.prose else escape(b.text)
+    label = f"<b>{escape(b.label)}</b>: " if b.label is not None else ""
+    code = f" <code>{escape(b.code)}</code>" if b.code is not None else ""
+    return f"<li>{label}{text}{code}</li>"
+
+
+def _html(block: D.Block, plots: Mapping[str, bytes]) -> str:
+    if isinstance(block, D.Heading):
+        return f"<h{block.level}>{escape(block.text)}</h{block.level}>"
+    if isinstance(block, D.Para):
+        if block.bold:
+            return f"<p><b>{escape(block.text)}</b></p>"
+        return f'<p class="note">{escape(block.text)}</p>' if block.note else (
+            f"<p>{escape(block.text)}</p>")
+    if isinstance(block, D.Table):
+        return _table(block.head, block.rows, verdicts=block.verdicts, wrap=block.wrap)
+    if isinstance(block, D.Image):
+        return _img(plots[block.name], block.alt) if block.name in plots else ""
+    if isinstance(block, D.Bullets):
+        cls = f' class="{block.kind}"' if block.kind else ""
+        return "\n".join([f"<ul{cls}>", *(_bullet(b) for b in block.items), "</ul>"])
+    return f"<pre>{escape(block.text)}</pre>"
+
+
 def render_html(result: Result, plots: Mapping[str, bytes] | None = None) -> str:
     """``plots``: PNG bytes by name (``render_plots``); drawn here when not given."""
     if plots is None:
         from memory_bench.render.plots import render_plots
 
         plots = render_plots(result)
-    scen = result.scenario
-    title = f"memory-bench comparison — {scen.name}"
-    parts = [
-        "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
-        '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>{escape(title)}</title><style>{CSS}</style></head><body>",
-        f"<h1>{escape(title)}</h1>", f"<p>{escape(S.run_line(result))}</p>",
-        "<h2>Results</h2>", f'<p class="note">{escape(S.RESULTS_NOTE)}</p>',
-        f'<p class="note">{escape(S.exposure_note(result))}</p>',
-        _table(*S.results_table(result)),
-    ]
-    if "bars" in plots:
-        parts.append(_img(plots["bars"], "Per-metric means with 95% intervals"))
-    if "quality-latency" in plots:
-        parts.append(_img(plots["quality-latency"], "Quality against p50 latency"))
-    head, rows = S.other_table(result)
-    if len(head) > 2:
-        parts += ["<h3>Other metrics</h3>", _table(head, rows)]
-        ingest = S.ingest_note(result)
-        if ingest:
-            parts.append(f'<p class="note">{escape(ingest)}</p>')
-    categories = S.category_tables(result)
-    if categories:
-        parts += ["<h3>By category</h3>", f'<p class="note">{escape(S.CATEGORY_NOTE)}</p>']
-        for label, head, rows in categories:
-            parts += [f"<p><b>{escape(label)}</b></p>", _table(head, rows)]
-    parts += ["<h2>Capabilities</h2>", f'<p class="note">{escape(S.CAPS_NOTE)}</p>',
-              _table(*S.capability_table(result)),
-              "<h2>Paired verdicts</h2>", f'<p class="note">{escape(S.VERDICT_NOTE)}</p>']
-    head, rows = S.verdict_table(result)
-    parts.append(_table(head, rows, verdicts=True) if rows
-                 else "<p>Only one backend: nothing to compare.</p>")
-    parts += ["<h2>What this does not show</h2>", '<ul class="caveats">']
-    parts += [f"<li>{_text(c)}</li>" for c in S.caveat_lines(result)]
-    parts.append("</ul>")
-    notes = S.notes(result)
-    if notes:
-        parts += ["<h3>Backend notes</h3>", "<p>As each backend's author states them:</p><ul>"]
-        parts += [f"<li><b>{escape(lbl)}</b>: {escape(n)}</li>" for lbl, n in notes]
-        parts.append("</ul>")
-    fails = S.failures(result)
-    if fails:
-        parts += ["<h2>Failures</h2>", "<ul>"]
-        parts += [f"<li>{escape(lbl)} seed {escape(str(seed))}: {escape(err)}</li>"
-                  for lbl, seed, err in fails]
-        parts.append("</ul>")
-    parts += ["<h2>Method</h2>", "<ul>"]
-    parts += [f"<li><b>{escape(k)}</b>: {escape(v)}</li>" for k, v in S.method(result)]
-    parts.append("</ul>")
-    head, rows = S.difference_table(result)
-    if rows:
-        parts += ["<h2>Paired differences</h2>", f'<p class="note">{escape(S.DIFF_NOTE)}</p>',
-                  _table(head, rows, verdicts=True)]
-    misses = S.misses(result)
-    if misses:
-        parts += ["<h2>Sample misses</h2>", f'<p class="note">{escape(S.MISSES_NOTE)}</p>',
-                  _table(*misses, wrap=True)]
-    params = S.scenario_params(result)
-    hashes = scen.data_hashes
-    parts += [
-        "<h2>Scenario</h2>", f"<pre>{escape(json.dumps(params, indent=1, ensure_ascii=False))}"
-        "</pre>", "<p>Data hashes per seed:</p><ul>",
-        *(f"<li>seed {escape(str(s))}: <code>{escape(str(h))}</code></li>"
-          for s, h in hashes.items()),
-        "</ul>", "<h2>Manifest</h2>",
-        f"<pre>{escape(json.dumps(result.manifest, indent=1, ensure_ascii=False))}"
-        "</pre>", "</body></html>", "",
-    ]
-    return "\n".join(parts)
+    title = D.title(result)
+    head = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+            '<meta name="viewport" content="width=device-width, initial-scale=1">',
+            f"<title>{escape(title)}</title><style>{CSS}</style></head><body>"]
+    body = [_html(b, plots) for b in D.report_blocks(result, plots)]
+    return "\n".join([*head, *filter(None, body), "</body></html>", ""])

@@ -8,11 +8,11 @@ detail a sceptic checks (method, differences, misses, scenario, manifest).
 from __future__ import annotations
 
 import html
-import json
 import re
 from collections.abc import Mapping
 from typing import Any
 
+from memory_bench.render import document as D
 from memory_bench.render import sections as S
 from memory_bench.results.model import Result
 
@@ -77,67 +77,33 @@ def render_headline(result: Result) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _bullet(b: D.Bullet) -> str:
+    text = md_prose(b.text) if b.prose else md_escape(b.text)
+    label = f"**{md_escape(b.label)}**: " if b.label is not None else ""
+    code = f" {_code(b.code)}" if b.code is not None else ""
+    return f"- {label}{text}{code}"
+
+
+def _lines(block: D.Block, images: Mapping[str, str]) -> list[str]:
+    if isinstance(block, D.Heading):
+        return [f"{'#' * block.level} {md_escape(block.text)}", ""]
+    if isinstance(block, D.Para):
+        text = md_escape(block.text)
+        return [f"**{text}**" if block.bold else text, ""]
+    if isinstance(block, D.Table):
+        return _table(block.head, block.rows)
+    if isinstance(block, D.Image):
+        return [f"![{block.alt}]({images[block.name]})", ""] if block.name in images else []
+    if isinstance(block, D.Bullets):
+        return [*(_bullet(b) for b in block.items), ""]
+    return _block(block.text)
+
+
 def render_markdown(result: Result, images: Mapping[str, str] | None = None) -> str:
     """``images`` maps a plot name (``bars``, ``quality-latency``) to a relative path."""
-    scen = result.scenario
-    out = [f"# memory-bench comparison — {md_escape(scen.name)}", "",
-           md_escape(S.run_line(result)), ""]
-    out += ["## Results", "", md_escape(S.RESULTS_NOTE), "", md_escape(S.exposure_note(result)),
-            ""]
-    out += _table(*S.results_table(result))
-    if images and "bars" in images:
-        out += [f"![Per-metric means with 95% intervals]({images['bars']})", ""]
-    if images and "quality-latency" in images:
-        out += [f"![Quality against p50 latency]({images['quality-latency']})", ""]
-    head, rows = S.other_table(result)
-    if len(head) > 2:
-        out += ["### Other metrics", ""]
-        out += _table(head, rows)
-        ingest = S.ingest_note(result)
-        if ingest:
-            out += [md_escape(ingest), ""]
-    categories = S.category_tables(result)
-    if categories:
-        out += ["### By category", "", md_escape(S.CATEGORY_NOTE), ""]
-        for label, head, rows in categories:
-            out += [f"**{md_escape(label)}**", ""]
-            out += _table(head, rows)
-    out += ["## Capabilities", "", md_escape(S.CAPS_NOTE), ""]
-    out += _table(*S.capability_table(result))
-    out += ["## Paired verdicts", "", md_escape(S.VERDICT_NOTE), ""]
-    head, rows = S.verdict_table(result)
-    out += _table(head, rows) if rows else ["Only one backend: nothing to compare.", ""]
-    out += ["## What this does not show", ""]
-    out += [f"- {md_prose(c)}" for c in S.caveat_lines(result)]
-    out.append("")
-    notes = S.notes(result)
-    if notes:
-        out += ["### Backend notes", "", "As each backend's author states them:", ""]
-        out += [f"- **{md_escape(label)}**: {md_prose(n)}" for label, n in notes]
-        out.append("")
-    fails = S.failures(result)
-    if fails:
-        out += ["## Failures", ""]
-        out += [f"- {md_escape(lbl)} seed {seed}: {md_escape(err)}" for lbl, seed, err in fails]
-        out.append("")
-    out += ["## Method", ""]
-    out += [f"- **{md_escape(k)}**: {md_escape(v)}" for k, v in S.method(result)]
-    out.append("")
-    head, rows = S.difference_table(result)
-    if rows:
-        out += ["## Paired differences", "", md_escape(S.DIFF_NOTE), ""]
-        out += _table(head, rows)
-    misses = S.misses(result)
-    if misses:
-        out += ["## Sample misses", "", md_escape(S.MISSES_NOTE), ""]
-        out += _table(*misses)
-    params = S.scenario_params(result)
-    out += ["## Scenario", "", *_block(json.dumps(params, indent=1, ensure_ascii=False)),
-            "Data hashes per seed:", ""]
-    out += [f"- seed {md_escape(s)}: {_code(h)}" for s, h in scen.data_hashes.items()]
-    out += ["", "## Manifest", "",
-            *_block(json.dumps(result.manifest, indent=1, ensure_ascii=False))]
-    return "\n".join(out)
+    images = images or {}
+    return "\n".join(line for block in D.report_blocks(result, images)
+                     for line in _lines(block, images)).rstrip("\n") + "\n"
 
 
 def _block(text: str) -> list[str]:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from memory_bench.analysis.compare import ensure_analysis
 from memory_bench.results.model import Result
 from memory_bench.results.paths import PLOT_NAMES, OutputError, check_writable
 
@@ -51,8 +50,7 @@ def _write_plots(result: Result, out: Path | None, stem: str) -> None:
 
 
 def render_to(result: Result, fmt: str, out: Path | None, *, stem: str) -> int:
-    """Analyse a file written without comparisons, then print or write one format."""
-    ensure_analysis(result)
+    """Print or write one format of an analysed result."""
     if fmt == "png":
         _write_plots(result, out, stem)
         return 0

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from memory_bench.analysis.compare import ensure_analysis
 from memory_bench.results.io import write_bytes_atomic, write_result
 from memory_bench.results.model import Result
 from memory_bench.results.paths import ReportPaths
@@ -15,7 +14,7 @@ __all__ = ["save_report"]
 def save_report(
     result: Result, paths: ReportPaths, *, written: Path | None = None
 ) -> ReportPaths:
-    """Analyse when needed, then write every file of ``paths`` (reserved beforehand:
+    """Write every file of ``paths`` for an analysed ``result`` (reserved beforehand:
     ``reserve_report_paths``), each atomically; on any failure the set is removed.
 
     ``written``: a result file already holding exactly ``result`` (the run's own),
@@ -30,7 +29,6 @@ def save_report(
     from memory_bench.render.plots import render_plots
 
     try:
-        ensure_analysis(result)
         plots = render_plots(result)
         if written is not None:
             write_bytes_atomic(paths.json, written.read_bytes())

@@ -17,8 +17,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from memory_bench.records.reader import Reader, ResultError
 from memory_bench.results.model import SCHEMA, PairRun, Result
-from memory_bench.results.validate import Reader, ResultError
 
 __all__ = [
     "SCHEMA",
@@ -152,7 +152,7 @@ def load_result(path: Path, *, merge_pairs: bool = True) -> Result:
         sep = " " if str(exc).startswith("has ") else ": "
         raise ResultError(f"result file {path}{sep}{exc}") from None
     if merge_pairs and result.pairs and result.status != "complete":
-        from memory_bench.harness.reduce import merge_pair_files
+        from memory_bench.results.pairs import merge_pair_files
 
         merge_pair_files(result, path.parent / result.pairs)
     return result

@@ -9,13 +9,22 @@ are added, because a report of one must not read as text-only: every 1.x
 generator wrote ``subject:``/``relation:`` tags and ids and sources that named
 the phase (the scenario's ``exposure``), and the first-party backends that read
 those tags did so (``reads``, from their options as run).
+
+The migration is frozen: the metric declarations a 1.x file gets are the 1.x
+protocol's, kept as data (``metrics_1x.json``), never today's, so changing a
+metric cannot change how an old file reads. 1.x probes had no question key; a
+probe's key is the id of the fact it asks for (``expected``), which is what
+pairs one question across phases and backends.
 """
 
 from __future__ import annotations
 
+import json
+from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
-from memory_bench.results.validate import ResultError
+from memory_bench.records.reader import ResultError
 
 __all__ = ["SCHEMA_NAME", "migrate"]
 
@@ -31,6 +40,16 @@ _EXPOSURE_1X = {
 # (backend, option, values that read tags) of the first-party backends in 1.x
 _READS_1X = (("rshl", "supersede", ("auto", "tags")), ("faiss-rag", "supersede", ("tags",)),
              ("faiss-rag-recency", "supersede", ("tags",)))
+
+
+@lru_cache(maxsize=1)
+def _frozen_1x() -> str:
+    return (Path(__file__).parent / "metrics_1x.json").read_text(encoding="utf-8")
+
+
+def _metrics_1x() -> list[dict[str, Any]]:
+    """The 1.x protocol's metric declarations, as they were (a fresh copy each time)."""
+    return json.loads(_frozen_1x())
 
 
 def _version(data: dict[str, Any]) -> tuple[int, int]:
@@ -69,6 +88,9 @@ def _probe(p: Any) -> Any:
         p["expected"] = [p["expected"]]
     old = p.pop("old", None)
     p["outrank"] = [old] if isinstance(old, str) else ([] if old is None else old)
+    expected = p.get("expected")
+    if p.get("key") is None and isinstance(expected, list) and expected:
+        p["key"] = expected[0]  # the fact asked for: the same question in every phase
     return p
 
 
@@ -125,13 +147,11 @@ def migrate(data: Any) -> dict[str, Any]:
     major, _ = _version(data)
     if major == 2:
         return data
-    from memory_bench.metrics.continual import CONTINUAL_METRICS
-
     out = dict(data)
     out["migrated_from"] = data["schema"]
     out["schema"] = "memory-bench/2.0"
     out["scenario"] = _scenario(data.get("scenario"))
-    out["metrics"] = [m.spec.to_dict() for m in CONTINUAL_METRICS]
+    out["metrics"] = _metrics_1x()
     backends = data.get("backends")
     out["backends"] = [_backend(b) for b in backends] if isinstance(backends, list) else backends
     return out

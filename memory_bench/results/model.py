@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from memory_bench.metrics.spec import MetricSpec, split_key
-from memory_bench.results.records import Records
-from memory_bench.results.validate import Reader, ResultError
+from memory_bench.records.reader import Reader, ResultError
+from memory_bench.records.records import Records
 
 __all__ = [
     "SCHEMA",
@@ -368,6 +368,10 @@ class Result:
 
     def backend(self, label: str) -> BackendEntry | None:
         return next((b for b in self.backends if b.label == label), None)
+
+    def metric_keys(self) -> list[str]:
+        """Every declared metric, then every ``name/category`` key the runs hold."""
+        return [m.name for m in self.metrics] + self.category_keys()
 
     def category_keys(self) -> list[str]:
         """``name/category`` keys present in any run, in declaration then first-seen order."""

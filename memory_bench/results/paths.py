@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
+from memory_bench.errors import BadInput
+
 __all__ = [
     "OutputError",
     "ReportPaths",
@@ -35,7 +37,7 @@ def slug(text: str, fallback: str = "x", limit: int = 60) -> str:
     return _UNSAFE.sub("_", str(text)).strip("._-")[:limit].strip("._-") or fallback
 
 
-class OutputError(ValueError):
+class OutputError(BadInput):
     """An output path that cannot be written, or that would overwrite a result."""
 
 

@@ -12,8 +12,7 @@ import importlib
 from collections.abc import Mapping
 from typing import Any
 
-from memory_bench.plugins.hookspecs import hookimpl
-from memory_bench.plugins.scenarios import ScenarioRegistry
+from memory_bench.contract.hooks import hookimpl
 from memory_bench.scenarios.continual.caveats import continual_caveats
 from memory_bench.scenarios.continual.params import (
     CONTINUAL_PARAMETERS,
@@ -21,6 +20,7 @@ from memory_bench.scenarios.continual.params import (
     check_continual,
     check_hard,
 )
+from memory_bench.scenarios.registry import ScenarioRegistry
 from memory_bench.scenarios.script import Script
 
 __all__ = ["continual_data", "memory_bench_register_scenarios"]

@@ -17,11 +17,18 @@ from pathlib import Path
 from typing import Any
 
 from memory_bench.contract.options import Option, OptionError, resolve_options
-from memory_bench.plugins.scenarios import RESERVED, GeneratorInfo, ScenarioRegistry
+from memory_bench.errors import BadInput
+from memory_bench.scenarios.registry import (
+    RESERVED,
+    GeneratorInfo,
+    ScenarioRegistry,
+    default_registry,
+)
 
 __all__ = [
     "ScenarioError",
     "ScenarioSpec",
+    "describe_scenario_files",
     "find_scenario",
     "list_scenario_files",
     "load_scenario",
@@ -39,7 +46,7 @@ _HARNESS_OPTIONS = (
 )
 
 
-class ScenarioError(ValueError):
+class ScenarioError(BadInput):
     """A scenario file or parameter that cannot be used."""
 
 
@@ -177,12 +184,10 @@ def load_scenario(
 ) -> ScenarioSpec:
     """Read, validate and override a scenario. Raises ScenarioError with one clear line.
 
-    ``registry`` None means this process's plugins (``default_plugins``).
+    ``registry`` None means this process's plugins (``registry.default_registry``).
     """
     if registry is None:
-        from memory_bench.plugins.manager import default_plugins
-
-        registry = default_plugins().scenarios
+        registry = default_registry()
     path = find_scenario(name_or_path)
     data = read_scenario_file(path)
     data.setdefault("name", path.stem)
@@ -190,3 +195,20 @@ def load_scenario(
     if overrides:
         spec = resolve_scenario(registry, {**data, **spec.params}, "--set", overrides)
     return spec
+
+
+def describe_scenario_files() -> list[dict[str, Any]]:
+    """Every scenario file with its generator and settings (or the error reading it)."""
+    files = []
+    for path, where in list_scenario_files():
+        entry: dict[str, Any] = {"name": path.stem, "file": f"{where}/{path.name}"}
+        try:
+            data = read_scenario_file(path)
+            entry.update(generator=data.get("generator"),
+                         description=data.get("description", ""),
+                         sets={k: v for k, v in data.items()
+                               if k not in ("name", "description", "generator")})
+        except ScenarioError as exc:
+            entry["error"] = str(exc)
+        files.append(entry)
+    return files

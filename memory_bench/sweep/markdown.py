@@ -6,19 +6,16 @@ from typing import Any
 
 __all__ = ["render_sweep_markdown"]
 
-_TABLES = (
-    ("recall1_before", "recall@1 before interference", 3),
-    ("recall1_after", "recall@1 after interference", 3),
-    ("retention", "retention", 3),
-    ("updateWinRate", "updateWinRate", 3),
-    ("staleRate", "staleRate (old value still in the top-k)", 3),
-    ("latency_p50_ms", "query latency p50 (ms)", 2),
-    ("latency_p95_ms", "query latency p95 (ms)", 2),
-    ("ingest_items_per_s", "ingest over seed + interference (items/s; a cold encoder only "
-     "with the embedding cache off)", 0),
-    ("bytes_per_item", "resident bytes per item written (pair process)", 0),
-    ("rss_mb", "resident memory after interference (MB, pair process)", 0),
-)
+
+
+def _tables(summary: dict[str, Any]) -> list[tuple[str, str, int]]:
+    """(metric, title, places) for every declared metric some size has a value of, in
+    the order the scenario declares them: the declarations, not a list of our own."""
+    have = {name for r in summary["rows"] for name, m in r["metrics"].items()
+            if m and m.get("mean") is not None}
+    return [(m["name"], f"{m['label']} ({m['description']})" if m.get("description")
+             else m["label"], m.get("decimals", 3))
+            for m in summary["metrics"] if m["name"] in have]
 
 
 def _fmt(m: dict[str, Any] | None, places: int) -> str:
@@ -62,7 +59,8 @@ def render_sweep_markdown(summary: dict[str, Any], images: dict[str, str]) -> st
     for name, alt in (("quality", "quality against size"), ("cost", "costs against size")):
         if name in images:
             out += [f"![{alt}]({images[name]})", ""]
-    for metric, title, places in _TABLES:
+    tables = _tables(summary)
+    for metric, title, places in tables:
         out += [f"## {title}", "", *_table(summary, metric, places), ""]
     out += ["## What each size cost", "",
             "| size | noise generated (items/s) | script (s) | wall of the size's run (s) "
@@ -79,7 +77,7 @@ def render_sweep_markdown(summary: dict[str, Any], images: dict[str, str]) -> st
     caveats = summary["caveats"].get(str(sizes[-1]), []) if sizes else []
     out += [f"- {c}" for c in caveats]
     for m in summary["metrics"]:
-        if m.get("caveat") and m["name"] in {t[0] for t in _TABLES}:
+        if m.get("caveat") and m["name"] in {t[0] for t in tables}:
             out.append(f"- {m['caveat']}")
     execution = summary.get("execution", {})
     out += ["", f"Executor: {execution.get('executor')}, isolation "

@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from memory_bench.errors import BadInput
 from memory_bench.plugins.manager import LoadedPlugins
 from memory_bench.plugins.selection import BackendSelection, select_backends
 from memory_bench.scenarios.spec import ScenarioSpec, load_scenario
@@ -20,7 +21,7 @@ from memory_bench.scenarios.spec import ScenarioSpec, load_scenario
 __all__ = ["SizePlan", "SweepError", "SweepPlan", "parse_sizes", "plan_sweep"]
 
 
-class SweepError(ValueError):
+class SweepError(BadInput):
     """A sweep that cannot run as asked (one line, exit status 2)."""
 
 

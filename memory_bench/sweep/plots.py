@@ -12,16 +12,20 @@ from typing import Any
 
 from memory_bench.render.plots import MARKERS, _colors, _png, _pyplot
 
-__all__ = ["COST", "QUALITY", "render_sweep_plots"]
+__all__ = ["render_sweep_plots"]
 
-QUALITY = ("recall1_before", "recall1_after", "updateWinRate", "staleRate")
-COST = ("latency_p50_ms", "latency_p95_ms", "ingest_items_per_s", "bytes_per_item")
-_LABELS = {"recall1_before": "recall@1 (before interference)",
-           "recall1_after": "recall@1 after interference",
-           "updateWinRate": "updateWinRate", "staleRate": "staleRate (lower is better)",
-           "latency_p50_ms": "query p50 (ms)", "latency_p95_ms": "query p95 (ms)",
-           "ingest_items_per_s": "ingest (items/s)",
-           "bytes_per_item": "resident bytes per item"}
+
+
+def _declared(summary: dict[str, Any]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """(quality, cost) panels from the declarations: the headline shares (terminal
+    columns bounded to [0, 1]); latencies and counted costs (items/s, bytes)."""
+    have = {name for r in summary["rows"] for name, m in r["metrics"].items()
+            if m and m.get("mean") is not None}
+    specs = [m for m in summary["metrics"] if m["name"] in have]
+    quality = [m for m in specs if m.get("terminal", True) and m.get("bounds") == [0.0, 1.0]]
+    cost = [m for m in specs if m.get("axis") == "latency" or m.get("thousands")
+            or m["name"].startswith("latency_")]
+    return quality, cost
 
 
 def _series(summary: dict[str, Any], label: str, metric: str
@@ -40,8 +44,9 @@ def _series(summary: dict[str, Any], label: str, metric: str
     return xs, ys, err
 
 
-def _panel(ax: Any, summary: dict[str, Any], metric: str, colors: list[Any], *,
+def _panel(ax: Any, summary: dict[str, Any], spec: dict[str, Any], colors: list[Any], *,
            loglog: bool) -> None:
+    metric = spec["name"]
     positive = []
     for i, label in enumerate(summary["backends"]):
         xs, ys, err = _series(summary, label, metric)
@@ -55,7 +60,8 @@ def _panel(ax: Any, summary: dict[str, Any], metric: str, colors: list[Any], *,
                     label=label, capsize=3, linewidth=1.4, markersize=5)
         positive += [(x, y) for x, y in zip(xs, ys, strict=True) if y > 0]
     ax.set_xscale("log")
-    ax.set_title(_LABELS.get(metric, metric), fontsize=10)
+    better = "" if spec.get("higher_is_better", True) else " (lower is better)"
+    ax.set_title(f"{spec.get('label', metric)}{better}", fontsize=10)
     ax.grid(True, which="major", alpha=0.3)
     if loglog:
         ax.set_yscale("log")
@@ -71,13 +77,17 @@ def _panel(ax: Any, summary: dict[str, Any], metric: str, colors: list[Any], *,
     ax.set_xlabel("items in the store")
 
 
-def _figure(summary: dict[str, Any], metrics: tuple[str, ...], *, loglog: bool,
+def _figure(summary: dict[str, Any], metrics: list[dict[str, Any]], *, loglog: bool,
             title: str) -> bytes:
     plt = _pyplot()
     colors = _colors(plt, len(summary["backends"]))
-    fig, axes = plt.subplots(2, 2, figsize=(11, 8.2))
+    cols = 2 if len(metrics) <= 4 else 3
+    rows = max(1, -(-len(metrics) // cols))
+    fig, axes = plt.subplots(rows, cols, figsize=(5.5 * cols, 4.1 * rows), squeeze=False)
     legend: dict[str, Any] = {}
-    for ax, metric in zip(axes.flat, metrics, strict=True):
+    for ax in list(axes.flat)[len(metrics):]:
+        ax.set_visible(False)
+    for ax, metric in zip(axes.flat, metrics, strict=False):
         _panel(ax, summary, metric, colors, loglog=loglog)
         for h, lab in zip(*ax.get_legend_handles_labels(), strict=True):
             legend.setdefault(lab, h)
@@ -90,12 +100,15 @@ def _figure(summary: dict[str, Any], metrics: tuple[str, ...], *, loglog: bool,
 
 
 def render_sweep_plots(summary: dict[str, Any]) -> dict[str, bytes]:
-    """``{"quality": png, "cost": png}``."""
+    """``{"quality": png, "cost": png}`` (a figure with no metric to show is left out)."""
     name = summary["scenario"]
-    return {
-        "quality": _figure(summary, QUALITY, loglog=False,
-                           title=f"{name}: quality against store size (mean, 95% interval)"),
-        "cost": _figure(summary, COST, loglog=True,
-                        title=f"{name}: latency, ingest and memory against store "
-                              "size (log-log; dotted: proportional to size)"),
-    }
+    quality, cost = _declared(summary)
+    out = {}
+    if quality:
+        out["quality"] = _figure(summary, quality, loglog=False,
+                                 title=f"{name}: quality against store size (mean, 95% interval)")
+    if cost:
+        out["cost"] = _figure(summary, cost, loglog=True,
+                              title=f"{name}: latency, ingest and memory against store "
+                                    "size (log-log; dotted: proportional to size)")
+    return out

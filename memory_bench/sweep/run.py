@@ -54,10 +54,8 @@ def run_sweep(sweep: SweepRun, plugins: LoadedPlugins, out_dir: Path, *,
               say: Any = None) -> SweepRun:
     """Run every size of ``sweep.plan`` in order, smallest first, filling ``sweep`` as
     each finishes (so a caller interrupted at a large size still has the small ones)."""
-    from memory_bench.analysis.compare import analyse
-    from memory_bench.harness.lock import ResultLock
-    from memory_bench.harness.runner import RunConfig, new_run_id, run_benchmark
-    from memory_bench.results.io import write_result
+    from memory_bench.harness.runner import RunConfig, new_run_id
+    from memory_bench.session.pipeline import execute
 
     for sp in sweep.plan.sizes:
         if not sp.selections:
@@ -78,10 +76,7 @@ def run_sweep(sweep: SweepRun, plugins: LoadedPlugins, out_dir: Path, *,
                         # encoder included, at each size: each backend encodes its own
                         encode="per-backend")
         t0 = time.perf_counter()
-        with ResultLock(out, fresh=True):  # this size's result is this sweep's alone
-            result = run_benchmark(cfg, progress)
-            sweep.walls[sp.size] = time.perf_counter() - t0
-            analyse(result)
-            write_result(out, result)
+        result = execute(cfg, progress)  # locked, run, analysed and written once
+        sweep.walls[sp.size] = time.perf_counter() - t0
         sweep.results[sp.size], sweep.files[sp.size] = result, out
     return sweep

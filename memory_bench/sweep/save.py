@@ -57,7 +57,7 @@ def _write(paths: SweepPaths, summary: dict[str, Any], results: dict[str, str]) 
     for name, png in plots.items():
         write_bytes_atomic(paths.plots[name], png)
     write_bytes_atomic(paths.summary, (json.dumps(doc, indent=1) + "\n").encode())
-    images = {n: p.name for n, p in paths.plots.items()}
+    images = {n: p.name for n, p in paths.plots.items() if n in plots}
     paths.md.write_text(render_sweep_markdown(doc, images), encoding="utf-8")
 
 
@@ -72,9 +72,7 @@ def write_sweep(sweep: SweepRun, out_dir: Path, *, command: list[str],
         names = {}
         for size, path in sweep.files.items():
             target = publish.result(size, gz=True)
-            # write_bytes_atomic gzips a .gz target itself: compressing here too made a
-            # gzip inside a gzip, which neither report nor compare could read
-            write_bytes_atomic(target, path.read_bytes())
+            write_bytes_atomic(target, path.read_bytes())  # gzipped once, by its .gz name
             names[str(size)] = target.name
         _write(publish, summary, names)
     return here

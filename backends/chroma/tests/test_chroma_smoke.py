@@ -13,11 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from memory_bench.harness.runner import RunConfig, run_benchmark
+from memory_bench.harness.runner import RunConfig
 from memory_bench.plugins.manager import default_plugins
 from memory_bench.plugins.selection import select_backends
 from memory_bench.results.model import Result
 from memory_bench.scenarios.spec import load_scenario
+from memory_bench.session.pipeline import execute
 
 pytestmark = pytest.mark.slow
 
@@ -34,7 +35,7 @@ def _run(tmp_path: Path, spec: str) -> Result:
         executor="local",  # in-process: this test is not about isolation
         cache_dir=tmp_path / "cache",
     )
-    return run_benchmark(cfg)
+    return execute(cfg)
 
 
 def _check(result: Result) -> None:

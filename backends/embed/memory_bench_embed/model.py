@@ -25,7 +25,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from memory_bench.harness.forksafety import register_fork_guard
+from memory_bench.contract.forksafety import register_fork_guard
 
 __all__ = [
     "DEFAULT_MODEL",

@@ -156,7 +156,7 @@ _FORK = textwrap.dedent(
     """
     import json, os
     from memory_bench_embed import preload
-    from memory_bench.harness.forksafety import fork_unsafe_reason
+    from memory_bench.contract.forksafety import fork_unsafe_reason
     from memory_bench.harness.isolation import run_forked
     from memory_bench_embed.runtime import open_runtime
     preload({"runtime": "onnx", "threads": 1})

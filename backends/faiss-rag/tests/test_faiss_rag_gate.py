@@ -9,11 +9,12 @@ import pytest
 from memory_bench_faiss_rag.gate import RuleGate
 
 from memory_bench import BackendContext, Item
-from memory_bench.harness.runner import RunConfig, run_benchmark
+from memory_bench.harness.runner import RunConfig
 from memory_bench.plugins import load_plugins
 from memory_bench.plugins.manager import default_plugins
 from memory_bench.plugins.selection import select_backends
 from memory_bench.scenarios.spec import load_scenario
+from memory_bench.session.pipeline import execute
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 
@@ -62,7 +63,7 @@ def test_on_the_hard_gate_the_rules_catch_only_their_own_kinds(tmp_path: Path) -
                                                ["faiss-rag:gate=rules"]),
                     scenario=load_scenario("hard", small), seeds=[0], out=tmp_path / "r.json",
                     executor="local", cache_dir=None)
-    (b,) = run_benchmark(cfg).backends
+    (b,) = execute(cfg).backends
     m = b.runs[0].metrics
     assert m["gateRecall/empty"] == m["gateRecall/short"] == m["gateRecall/duplicate"] == 1.0
     for kind in ("near_duplicate", "chitchat", "boilerplate"):

@@ -7,11 +7,12 @@ from typing import Any
 
 import pytest
 
-from memory_bench.harness.runner import RunConfig, run_benchmark
+from memory_bench.harness.runner import RunConfig
 from memory_bench.plugins.manager import default_plugins
 from memory_bench.plugins.selection import select_backends
 from memory_bench.results.model import Result
 from memory_bench.scenarios.spec import load_scenario
+from memory_bench.session.pipeline import execute
 
 pytestmark = pytest.mark.slow
 
@@ -29,7 +30,7 @@ def _run(tmp_path: Path, name: str, specs: list[str], cache_dir: Path | None) ->
         executor="local",  # in-process: this test is not about isolation
         cache_dir=cache_dir,
     )
-    return run_benchmark(cfg)
+    return execute(cfg)
 
 
 def _quality(result: Result) -> dict[str, Any]:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from memory_bench.contract.items import Item
+from memory_bench.metrics.continual import GATE_ACCEPT
 
 __all__ = [
     "GATE_ACCEPT",
@@ -31,7 +32,6 @@ __all__ = [
 # Accepted: real facts, short ones included.
 GATE_KINDS = ("empty", "short", "duplicate", "near_duplicate", "chitchat", "boilerplate",
               "fragment", "clean", "clean_short")
-GATE_ACCEPT = ("clean", "clean_short")
 
 # Generators write ids and sources with this run tag (``bench-RUN-...``, the
 # script's unbound prefix); the runner binds the real one. The data hash is taken

@@ -28,6 +28,7 @@ from typing import Any, TypeVar
 
 from memory_bench.contract.items import Item
 from memory_bench.contract.options import Option
+from memory_bench.errors import BadInput
 from memory_bench.metrics.retrieval import ASK, TOP_K, WRITE
 from memory_bench.scenarios.generators.overlap import DEFINITION, overlap_stats
 from memory_bench.scenarios.script import (
@@ -62,7 +63,7 @@ T = TypeVar("T")
 _EXAMPLES = 5  # examples kept per kind of quirk, so a reader can check them
 
 
-class DatasetError(ValueError):
+class DatasetError(BadInput):
     """A data file that cannot be used: missing, unreadable, or not the format."""
 
 

@@ -7,8 +7,8 @@ import importlib
 from collections.abc import Mapping
 from typing import Any
 
-from memory_bench.plugins.hookspecs import hookimpl
-from memory_bench.plugins.scenarios import ScenarioRegistry
+from memory_bench.contract.hooks import hookimpl
+from memory_bench.scenarios.registry import ScenarioRegistry
 from memory_bench.scenarios.script import Script
 
 __all__ = ["memory_bench_register_scenarios"]

@@ -16,10 +16,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from memory_bench.contract.hooks import hookimpl
 from memory_bench.contract.options import Option
-from memory_bench.plugins.hookspecs import hookimpl
-from memory_bench.plugins.scenarios import GeneratorInfo, ScenarioRegistry
 from memory_bench.scenarios.continual.params import CONTINUAL_PARAMETERS
+from memory_bench.scenarios.registry import GeneratorInfo, ScenarioRegistry, default_registry
 from memory_bench.scenarios.script import Script
 
 __all__ = ["MAX_SIZE", "memory_bench_register_scenarios"]
@@ -38,11 +38,9 @@ PARAMETERS: tuple[Option, ...] = (
 
 
 def _base(name: str) -> GeneratorInfo:
-    from memory_bench.plugins.manager import default_plugins
-
     if name == "scale":
         raise ValueError("base = 'scale': a scale script cannot grow another one")
-    info = default_plugins().scenarios.get(name)
+    info = default_registry().get(name)
     if info is None:
         raise ValueError(f"base: unknown generator {name!r}")
     declared = {o.name for o in info.parameters}

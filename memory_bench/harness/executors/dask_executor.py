@@ -49,8 +49,9 @@ from distributed import Client, LocalCluster
 from distributed.scheduler import KilledWorker
 
 from memory_bench import __version__
-from memory_bench.harness import dask_worker
-from memory_bench.harness.executors import (
+from memory_bench.contract.forksafety import fork_unsafe_reason
+from memory_bench.harness.executors import dask_worker
+from memory_bench.harness.executors.base import (
     RECOVERY_TIMEOUT,
     Done,
     ExecutorError,
@@ -58,14 +59,14 @@ from memory_bench.harness.executors import (
     call_here,
     preload_here,
 )
-from memory_bench.harness.forksafety import fork_unsafe_reason
+from memory_bench.harness.executors.recovery import lost_cleanup
 from memory_bench.harness.isolation import fork_available
 from memory_bench.harness.progress import Progress
 from memory_bench.plugins.manager import LoadedPlugins
 from memory_bench.plugins.selection import BackendSelection
+from memory_bench.records.reader import Reader
 from memory_bench.results.model import Cleanup, PairRun
 from memory_bench.results.paths import default_cache_dir
-from memory_bench.results.validate import Reader
 
 __all__ = ["MAX_ATTEMPTS", "DaskExecutor"]
 
@@ -337,8 +338,7 @@ class DaskExecutor:
             if got["status"] == "ok":
                 cleanup = Cleanup.read(Reader(got["value"], "cleanup"))
             else:
-                cleanup = Cleanup(ok=False, prefix=spec.prefix, by="harness, store reopened",
-                                  error=got["error"])
+                cleanup = lost_cleanup(spec, got["error"])
             self._recovered(f, run, cleanup, retry)
             return
         key = f"memory-bench-{spec.run_id}-{spec.index:03d}-s{spec.seed}-recover-a{f.attempt}"
@@ -507,7 +507,7 @@ class DaskExecutor:
             return Cleanup.read(Reader(f.future.result(), "cleanup"))
         exc = f.future.exception() if f.future.status == "error" else None
         error = f"{type(exc).__name__}: {exc}" if exc else f"cleanup task {f.future.status}"
-        return Cleanup(ok=False, prefix=spec.prefix, by="harness, store reopened", error=error)
+        return lost_cleanup(spec, error)
 
     def _check_deadlines(self) -> None:
         now = time.monotonic()
@@ -520,10 +520,8 @@ class DaskExecutor:
             if f.kind == "recover":
                 assert f.run is not None
                 host = _host(f.address) or "any host"
-                self._recovered(f, f.run, Cleanup(
-                    ok=False, prefix=f.job.spec.prefix, by="harness, store reopened",
-                    error=f"no worker on {host} finished the cleanup in {RECOVERY_TIMEOUT:g} s"
-                ), retry=False)
+                why = f"no worker on {host} finished the cleanup in {RECOVERY_TIMEOUT:g} s"
+                self._recovered(f, f.run, lost_cleanup(f.job.spec, why), retry=False)
                 continue
             notes = [*f.notes, *self._restart([f.address])]
             run = PairRun(seed=f.job.spec.seed, status="timeout", warnings=notes,

@@ -14,14 +14,21 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from memory_bench.contract.naming import check_name
 from memory_bench.contract.options import Option
-from memory_bench.plugins.naming import check_name
+from memory_bench.errors import BadInput
 
 if TYPE_CHECKING:
     from memory_bench.metrics.spec import Metric
     from memory_bench.scenarios.script import Script
 
-__all__ = ["DuplicateScenarioError", "GeneratorInfo", "ScenarioRegistry"]
+__all__ = [
+    "DuplicateScenarioError",
+    "GeneratorInfo",
+    "ScenarioRegistry",
+    "default_registry",
+    "set_default_registry",
+]
 
 Params = Mapping[str, Any]
 Generate = Callable[[Params, int], "Script"]
@@ -35,7 +42,7 @@ Caveats = Callable[[Params, Mapping[str, Any]], list[str]]
 SeedCount = Callable[[Params], int]
 
 
-class DuplicateScenarioError(ValueError):
+class DuplicateScenarioError(BadInput):
     """Two plugins claimed one generator name."""
 
 
@@ -137,3 +144,20 @@ class ScenarioRegistry:
 
 # Keys a scenario file gives the harness, never a generator.
 RESERVED = frozenset({"name", "description", "generator", "seeds", "seed_base"})
+
+
+# This process's registry, for callers that name none (``load_scenario("hard")``).
+# The plugins layer, which loads every generator, installs it when it is imported,
+# so this layer never imports the one above it.
+_default_provider: list[Callable[[], ScenarioRegistry]] = []
+
+
+def set_default_registry(provider: Callable[[], ScenarioRegistry]) -> None:
+    _default_provider[:] = [provider]
+
+
+def default_registry() -> ScenarioRegistry:
+    """This process's scenario generators (``memory_bench.plugins.default_plugins``)."""
+    if not _default_provider:  # memory_bench/__init__ imports the plugins layer first
+        raise RuntimeError("no plugin manager is loaded to provide scenario generators")
+    return _default_provider[0]()

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from memory_bench.errors import BadInput
 from memory_bench.harness.pair import generate_script
 from memory_bench.plugins.manager import LoadedPlugins
 from memory_bench.plugins.selection import BackendSelection, select_backends
@@ -32,7 +33,7 @@ from memory_bench.scenarios.spec import (
 __all__ = ["ResumeError", "ResumePlan", "plan_resume"]
 
 
-class ResumeError(ValueError):
+class ResumeError(BadInput):
     """The command line or the installed backends do not match the result file."""
 
 

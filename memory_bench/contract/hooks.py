@@ -20,7 +20,7 @@ import pluggy
 
 if TYPE_CHECKING:
     from memory_bench.plugins.backends import BackendRegistry
-    from memory_bench.plugins.scenarios import ScenarioRegistry
+    from memory_bench.scenarios.registry import ScenarioRegistry
 
 __all__ = [
     "ENTRY_POINT_GROUP",

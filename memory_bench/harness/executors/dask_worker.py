@@ -39,11 +39,12 @@ from distributed import WorkerPlugin, get_worker
 
 from memory_bench import __version__
 from memory_bench.contract.capabilities import Capability
-from memory_bench.harness.executors import _reopen_and_clean, preload_here
+from memory_bench.harness.executors.base import preload_here
+from memory_bench.harness.executors.recovery import recover_store
 from memory_bench.harness.pair import PairSpec, process_plugins, resolve_backend, run_pair
 from memory_bench.plugins.manager import LoadedPlugins
 from memory_bench.plugins.selection import select_backends
-from memory_bench.results.model import Cleanup, PairRun
+from memory_bench.results.model import PairRun
 from memory_bench.results.paths import default_cache_dir
 
 __all__ = ["PRELOAD_PLUGIN", "Preload", "preload_errors", "recover_pair", "remove_run_root",
@@ -155,23 +156,10 @@ def recover_pair(spec_dict: Mapping[str, Any], keep_work: bool = False,
     dirs = list(only) if only is not None else sorted(run_root(spec.run_id).glob(
         _pair_glob(spec)))
     try:
-        if not sel.info.has(Capability.PERSISTENT):
-            return Cleanup(ok=True, prefix=spec.prefix,
-                           by="harness: the store died with its worker; workdir deleted"
-                           ).to_dict()
-        if not dirs:  # a store the user named (path, server) is reopened anywhere
-            fresh = Path(tempfile.mkdtemp(prefix="memory-bench-recover-"))
-            dirs, keep_work = [fresh], False
-        done = Cleanup(ok=True, prefix=spec.prefix, removed=0, left=0)
-        for where in dirs:
-            got = _reopen_and_clean(sel, where, spec)
-            done = Cleanup(ok=done.ok and got.ok, prefix=spec.prefix,
-                           removed=(done.removed or 0) + (got.removed or 0),
-                           left=got.left, error=got.error or done.error, by=got.by)
-        return done.to_dict()
-    except Exception as exc:
-        return Cleanup(ok=False, prefix=spec.prefix, by="harness, store reopened",
-                       error=f"{type(exc).__name__}: {exc}").to_dict()
+        if not dirs and sel.info.has(Capability.PERSISTENT):
+            # a store the user named (path, server) is reopened anywhere
+            dirs, keep_work = [Path(tempfile.mkdtemp(prefix="memory-bench-recover-"))], False
+        return recover_store(sel, spec, dirs, died_with="worker").to_dict()
     finally:
         if not keep_work:
             for where in dirs:

@@ -12,12 +12,14 @@ import math
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from memory_bench.errors import BadInput
+
 __all__ = ["MISSING", "Reader", "ResultError"]
 
 T = TypeVar("T")
 
 
-class ResultError(ValueError):
+class ResultError(BadInput):
     """A result file that cannot be used: unreadable, truncated, another schema, or a
     field of the wrong shape (the message names its JSON path)."""
 

@@ -12,7 +12,7 @@ import copy
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from memory_bench.results.validate import Reader
+from memory_bench.records.reader import Reader
 
 __all__ = [
     "ItemRecord",
