@@ -9,7 +9,8 @@ BACKEND_PROJECTS := $(sort $(wildcard backends/*/pyproject.toml))
 BACKEND_DIRS := $(patsubst %/pyproject.toml,%,$(BACKEND_PROJECTS))
 TORCH := torch==2.13.0
 
-.PHONY: venv test bench bench-natural bench-encoder bench-locomo sweep lint clean-venv
+.PHONY: venv test bench bench-natural bench-encoder bench-locomo sweep lint docs site chromium \
+  clean-venv
 
 venv: $(STAMP)
 
@@ -19,18 +20,40 @@ $(STAMP): pyproject.toml $(BACKEND_PROJECTS)
 	$(PY) -m pip install --quiet -e '.[dev,dask]' $(foreach d,$(BACKEND_DIRS),-e ./$(d))
 	touch $(STAMP)
 
-test: venv
+test: venv chromium
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/lint-imports
 	$(VENV)/bin/python -m pytest
 
-# Every first-party backend, with qdrant and mem0 (the real systems beside our own wrappers),
+# The leaderboard site's test renders it in Debian's headless Chromium; installed when
+# missing and this is root on a Debian machine (elsewhere the test skips, saying why).
+chromium:
+	@command -v chromium >/dev/null || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null \
+	  && { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium \
+	  >/dev/null; } || echo "chromium not installed: the site's browser test will skip"; }
+
+# The docs site from docs/ into site/docs (--strict: a broken link or anchor fails).
+docs: venv
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict
+
+# The leaderboard: every published run under reports/, into site/leaderboard.
+site: venv
+	$(VENV)/bin/python -m memory_bench.site reports site/leaderboard
+
+# Every first-party backend, with qdrant, mem0 and graphiti (the real systems beside our own
+# wrappers; mem0 with its hybrid scoring and, as mem0:scoring=store, with the cosine alone),
 # plus faiss-rag with the trivial rule gate (empty, under three words, exact duplicate) as the
 # gate's reference row. The published scenarios are text-only, so no row reads tags
 # (faiss-rag:supersede=tags would be faiss-rag here).
 # --no-cache: every embedding backend encodes what it stores, so ingest rates are cold.
 BENCH_BACKENDS := rshl faiss-rag faiss-rag-recency faiss-rag:gate=rules chroma qdrant mem0 \
-  bm25 neural-memory
+  mem0:scoring=store graphiti bm25 neural-memory $(AUDIT_BACKENDS)
+# The exploit audit (backends/audit): faiss-rag, faiss-rag-recency or the rule gate plus one
+# rule that reads only the protocol (call order, position, names, form). Each row's gain over
+# its base on the metric it targets is "what reading the protocol buys":
+# python scripts/audit_gains.py RESULT.json
+AUDIT_BACKENDS := audit-query-cache audit-similar-query-cache audit-oldest-first \
+  audit-newest-since-question audit-same-name-newest audit-form-gate
 BENCH_SEEDS := 10
 
 # Where the pairs run: the process executor unless benchmarks/dask_speed.py measures
@@ -59,8 +82,8 @@ bench-encoder: venv
 # absolute path: make bench-locomo LOCOMO=../data/locomo10.json
 # The rule-gate row is left out: the protocol writes no gate set here (there is nothing to
 # refuse), so it would be faiss-rag again.
-LOCOMO_BACKENDS := rshl $(ENCODER_BACKENDS) faiss-rag faiss-rag-recency chroma qdrant mem0 bm25 \
-  neural-memory
+LOCOMO_BACKENDS := rshl $(ENCODER_BACKENDS) faiss-rag faiss-rag-recency chroma qdrant mem0 \
+  mem0:scoring=store graphiti bm25 neural-memory
 
 bench-locomo: venv
 	@test -n "$(LOCOMO)" || { echo "make bench-locomo: give LOCOMO=path/to/locomo10.json" >&2; exit 2; }

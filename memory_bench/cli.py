@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from memory_bench import __version__
-from memory_bench.errors import BadInput, Interrupted, MemoryBenchError
+from memory_bench.errors import BadInput, Interrupted, MemoryBenchError, printable
 from memory_bench.harness.executors.base import EXECUTORS
 from memory_bench.harness.isolation import DEFAULT_TIMEOUT, ISOLATION_MODES
 
@@ -196,12 +196,17 @@ def _parser() -> argparse.ArgumentParser:
     cmp.add_argument("--fail-on-regression", action="store_true",
                      help="exit 1 when any metric of any backend regressed")
 
+    site = sub.add_parser("site", help="build the static leaderboard of every published run")
+    site.add_argument("reports", nargs="?", default=Path("reports"), type=Path,
+                      help="the published results (default: reports)")
+    site.add_argument("out", nargs="?", default=Path("site/leaderboard"), type=Path,
+                      help="the site's directory, replaced whole (default: site/leaderboard)")
     val = sub.add_parser("validate", help="check a memory-bench-jsonl/1 file, line by line")
     val.add_argument("file", type=Path)
     exp = sub.add_parser("export", help="write one seed's script of any scenario as a "
                          "memory-bench-jsonl/1 file")
     exp.add_argument("--scenario", required=True, metavar="NAME|PATH")
-    exp.add_argument("--seed", type=int, default=0, metavar="N")
+    exp.add_argument("--seed", type=_int_in(0, 2**31 - 1), default=0, metavar="N")
     exp.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                      help="override a scenario parameter (repeatable)")
     exp.add_argument("file", type=Path, help="the new file (never overwritten)")
@@ -215,13 +220,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return COMMANDS[args.command](args)
     except BadInput as exc:
-        print(f"memory-bench: error: {exc}", file=sys.stderr)
+        print(f"memory-bench: error: {printable(exc)}", file=sys.stderr)
         return 2
     except Interrupted as exc:
-        print(f"memory-bench: {exc}", file=sys.stderr)
+        print(f"memory-bench: {printable(exc)}", file=sys.stderr)
         return exc.exit_status
     except MemoryBenchError as exc:  # the result file says "failed", with this error
-        print(f"memory-bench: error: {exc}", file=sys.stderr)
+        print(f"memory-bench: error: {printable(exc)}", file=sys.stderr)
         return exc.exit_status
     except KeyboardInterrupt:
         print("memory-bench: interrupted", file=sys.stderr)
@@ -232,8 +237,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:  # a bug or the machine (disk full, out of memory): one line
         if os.environ.get("MEMORY_BENCH_DEBUG"):
             raise
-        print(f"memory-bench: error: {type(exc).__name__}: {exc} (MEMORY_BENCH_DEBUG=1 "
-              "shows the traceback)", file=sys.stderr)
+        print(f"memory-bench: error: {type(exc).__name__}: {printable(exc)} "
+              "(MEMORY_BENCH_DEBUG=1 shows the traceback)", file=sys.stderr)
         return 1
 
 

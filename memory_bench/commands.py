@@ -14,7 +14,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from memory_bench.errors import BadInput
+from memory_bench.errors import BadInput, printable
 
 __all__ = ["COMMANDS", "print_or_reader_left", "stdout_to_devnull"]
 
@@ -34,7 +34,7 @@ def print_or_reader_left(text: str) -> None:
 
 
 def _err(message: str) -> None:
-    print(f"memory-bench: {message}", file=sys.stderr)
+    print(f"memory-bench: {printable(message)}", file=sys.stderr)
 
 
 def _plugins() -> Any:
@@ -263,7 +263,18 @@ def cmd_export(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_site(args: argparse.Namespace) -> int:
+    from memory_bench.site import build_site
+
+    summary = build_site(args.reports, args.out)
+    for name, why in summary.skipped:
+        _err(f"skipped {name}: {why}")
+    print(f"site: {summary.out_dir / 'index.html'} ({summary.runs} runs, {summary.sweeps} "
+          f"sweep(s), {len(summary.pages)} pages)")
+    return 0
+
+
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "backends": cmd_backends, "scenarios": cmd_scenarios, "plan": cmd_plan, "check": cmd_check,
     "run": cmd_run, "report": cmd_report, "compare": cmd_compare, "validate": cmd_validate,
-    "export": cmd_export, "sweep": cmd_sweep}
+    "export": cmd_export, "sweep": cmd_sweep, "site": cmd_site}

@@ -7,7 +7,9 @@ three classes, without importing (or knowing) the modules that raise them.
 
 from __future__ import annotations
 
-__all__ = ["BadInput", "Interrupted", "MemoryBenchError", "RunFailed"]
+__all__ = ["BadInput", "Interrupted", "MemoryBenchError", "RunFailed", "printable"]
+
+MAX_SHOWN = 600  # characters of a message shown on stderr; the rest is cut
 
 
 class MemoryBenchError(Exception):
@@ -32,3 +34,21 @@ class Interrupted(MemoryBenchError):
     """Ctrl-C or SIGTERM during a run: exit status 130, with what was kept."""
 
     exit_status = 130
+
+
+def printable(text: object, limit: int = MAX_SHOWN) -> str:
+    """``text`` safe for one line of a terminal: control characters (newlines, escape
+    sequences, a raw U+2028 or U+0085) shown as escapes, never sent; cut to ``limit``
+    characters with "…", so a 10 MB line of a user's file is not echoed whole."""
+    out = []
+    for ch in str(text):
+        code = ord(ch)
+        if code < 0x20 or 0x7F <= code < 0xA0 or code in (0x2028, 0x2029):
+            out.append(ch.encode("unicode_escape").decode("ascii"))
+        elif 0xD800 <= code <= 0xDFFF:  # a lone surrogate cannot be written as UTF-8
+            out.append(f"\\u{code:04x}")
+        else:
+            out.append(ch)
+        if len(out) > limit:
+            return "".join(out[:limit]) + "…"
+    return "".join(out)

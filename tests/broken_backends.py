@@ -145,6 +145,26 @@ class LeakyRemove(Good):
         return self.count(prefix)
 
 
+class LikePrefix(Good):
+    """Matches a prefix as an unescaped SQL LIKE pattern (`_`: any character, `%`: any)."""
+
+    def _match(self, prefix: str) -> Any:
+        import re
+
+        pattern = "".join(".*" if c == "%" else "." if c == "_" else re.escape(c)
+                          for c in prefix)
+        return re.compile(pattern).match
+
+    def remove(self, prefix: str) -> int:
+        gone = [i for i in self.items if self._match(prefix)(i)]
+        for i in gone:
+            del self.items[i]
+        return len(gone)
+
+    def count(self, prefix: str) -> int:
+        return sum(bool(self._match(prefix)(i)) for i in self.items)
+
+
 class Shared(Good):
     """Keeps one store for every instance (state shared between pairs)."""
 
@@ -195,6 +215,7 @@ BROKEN: dict[str, tuple[type[Good], list[Capability], str]] = {
     "kit-open-gate": (OpenGate, [Capability.GATE], "gate"),
     "kit-fixed-strength": (FixedStrength, [Capability.STRENGTH], "strength"),
     "kit-leaky-remove": (LeakyRemove, [], "remove-count"),
+    "kit-like-prefix": (LikePrefix, [], "prefix-literal"),
     "kit-shared": (Shared, [], "fresh-store"),
     "kit-forgetful": (Forgetful, [Capability.PERSISTENT], "persistent"),
 }

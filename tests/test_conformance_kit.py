@@ -38,7 +38,7 @@ def test_a_backend_that_keeps_every_promise_passes_every_check() -> None:
     assert [c.name for c in CHECKS] == list(status)
     assert status.pop("fresh-store") == "not applicable"  # it is persistent
     assert set(status.values()) == {"ok"}
-    assert report.lines() == ["kit-good: ok, 11 checks kept, not applicable: fresh-store"]
+    assert report.lines() == ["kit-good: ok, 12 checks kept, not applicable: fresh-store"]
 
 
 def test_a_live_store_may_return_its_own_items() -> None:
@@ -65,6 +65,7 @@ def test_each_broken_promise_fails_its_check(name: str) -> None:
     ("kit-open-gate", "its gate accepted ''"),
     ("kit-fixed-strength", "`strength` is declared but does not change with use"),
     ("kit-leaky-remove", "count gives 8 under it"),
+    ("kit-like-prefix", "k_') returned 7, not 1: the prefix is read as a pattern"),
     ("kit-shared", "a backend on a new workdir already counts 12 item(s) of another backend"),
     ("kit-forgetful", "reopened, the store counts 0 of the 12 items written before close"),
     ("kit-bad-default", "option k: its default 'five' is refused by its own declaration"),
@@ -104,8 +105,8 @@ def test_check_command_passes_a_good_backend() -> None:
     out = _cli("check", "kit-good", "kit-live")
     assert out.returncode == 0, out.stderr
     assert out.stdout.splitlines() == [
-        "kit-good: ok, 11 checks kept, not applicable: fresh-store",
-        "kit-live: ok, 8 checks kept, not applicable: fresh-store, strength, gate, consolidate",
+        "kit-good: ok, 12 checks kept, not applicable: fresh-store",
+        "kit-live: ok, 9 checks kept, not applicable: fresh-store, strength, gate, consolidate",
     ]
 
 
@@ -115,7 +116,7 @@ def test_check_command_exits_1_with_a_line_per_broken_promise() -> None:
     lines = out.stdout.splitlines()
     assert "BROKEN kit-too-many query: query returned 8 hits for k=1 (at most k)" in lines
     assert "BROKEN kit-stranger query: query returned '0', an id it was never given" in lines
-    assert lines[0] == "kit-good: ok, 11 checks kept, not applicable: fresh-store"
+    assert lines[0] == "kit-good: ok, 12 checks kept, not applicable: fresh-store"
 
 
 def test_check_command_json() -> None:
@@ -169,7 +170,7 @@ def test_the_pytest_plugin_runs_the_same_checks(tmp_path: Path) -> None:
          "no:cacheprovider", "-m", "memory_bench_conformance", str(tmp_path / "test_mine.py")],
         capture_output=True, text=True, env=env, cwd=tmp_path, timeout=600)
     assert out.returncode == 1, out.stdout[-3000:]
-    assert "1 failed, 21 passed, 2 skipped" in out.stdout, out.stdout[-3000:]
+    assert "1 failed, 23 passed, 2 skipped" in out.stdout, out.stdout[-3000:]
     assert "FAILED test_mine.py::test_conformance[kit-too-many-query]" in out.stdout
     assert "\nkit-too-many query: query returned 8 hits for k=1 (at most k)\n" in out.stdout
     assert "kit-good fresh-store: a `persistent` store may be shared on purpose" in out.stdout

@@ -107,7 +107,8 @@ def test_an_exported_dataset_script_scores_the_same_through_jsonl(tmp_path: Path
     direct = _run(loaded, "locomo", spec.params, 0)
     again = _run(loaded, "jsonl", params(out), 0)
     for name in ("recall_any@5", "recall_all@10", "ndcg@10", "mrr", "recall_any@5_early",
-                 "retention@5", "abstain_recall_any@5", "recall_any@5/single-hop"):
+                 "retention@5", "abstain_recall_any@5", "recall_any@5/single-hop",
+                 "answer@5", "answer_tokens@10", "context_tokens@5"):
         assert again.metrics[name] == pytest.approx(direct.metrics[name]), name
     original = generate_script(loaded, spec.ref(), 0)
     assert [i.text for i in jsonl.generate(params(out), 0).items()] == \
@@ -131,7 +132,49 @@ def test_any_generator_exports_every_step_kind(tmp_path: Path) -> None:
     parsed, problems = jsonl.validate(read_data_file(out))
     assert problems == [] and parsed is not None
     run = _run(loaded, "jsonl", params(out), 0, backend="fake-recency")
-    assert run.data_stats["unscored_probes"] == {"probe": 12, "reinforce": 6, "reprobe": 12,
-                                                 "update": 4}
-    assert run.metrics["recall_any@5"] is None  # no probe carries a tag jsonl scores
+    # the continual protocol's tags are scored as that protocol scores them
+    assert run.data_stats["unscored_probes"] == {"reinforce": 6}
+    assert run.metrics["recall_any@5"] is None  # no probe carries a dataset tag
+    assert run.metrics["recall1_before"] is not None and run.metrics["updateWinRate"] is not None
     assert run.records is not None and len(run.records.probes) == 28  # reinforce: skipped
+
+
+@pytest.mark.slow
+def test_the_hard_scenario_exported_scores_the_same_updates_through_jsonl(
+        tmp_path: Path) -> None:
+    """Issue 27's done-when: bm25's updateWinRate and retention on hard seed 0, the same
+    from the scenario and from its export run back as a JSONL file."""
+    loaded = load_plugins()
+    spec = load_scenario("hard", registry=loaded.scenarios)
+    out = tmp_path / "hard0.jsonl"
+    export_script(loaded, spec, 0, out)
+    assert json.loads(out.read_text().splitlines()[0])["k"] == 5  # the scenario's k
+    direct = _run(loaded, "hard", spec.params, 0)
+    again = _run(loaded, "jsonl", params(out), 0)
+    for name in ("updateWinRate", "staleRate", "retention", "recall1_before",
+                 "recall1_after", "provenanceAccuracy", "provenanceUpdate"):
+        assert direct.metrics[name] is not None, name
+        assert again.metrics[name] == pytest.approx(direct.metrics[name]), name
+    assert 0 < direct.metrics["updateWinRate"] < 1  # neither trivially won nor lost
+
+
+def test_your_own_updates_are_scored(tmp_path: Path) -> None:
+    """Three updates that bm25 ranks old-first: recall is perfect, the updates are lost."""
+    lines = [{"type": "header", "format": jsonl.FORMAT}]
+    people = [("Ada", "Paris", "Lisbon"), ("Ben", "Oslo", "Rome"), ("Cleo", "Turin", "Bonn")]
+    for n, (who, old, new) in enumerate(people):
+        lines += [
+            {"type": "item", "id": f"old-{n}", "text": f"{who} lives in {old} and lives well",
+             "source": "e1", "timestamp": f"2024-01-0{n + 1}T00:00:00Z"},
+            {"type": "item", "id": f"new-{n}", "text": f"{who} has moved to {new}",
+             "source": "e2", "timestamp": f"2024-02-0{n + 1}T00:00:00Z"},
+            {"type": "probe", "question": f"Where does {who} live?", "expected": [f"new-{n}"],
+             "outrank": [f"old-{n}"], "key": who, "answers": [new]},
+        ]
+    path = tmp_path / "updates.jsonl"
+    path.write_text("\n".join(json.dumps(x) for x in lines) + "\n")
+    run = _run(load_plugins(), "jsonl", params(path), 0)
+    assert run.metrics["recall_any@5"] == 1.0
+    assert run.metrics["updateWinRate"] == 0.0 and run.metrics["staleRate"] == 1.0
+    assert run.metrics["answer@5"] == 1.0  # the new value is among the hits, second
+    assert run.outcomes["updateWinRate"]["keys"] == ["ask/e0/Ada", "ask/e0/Ben", "ask/e0/Cleo"]

@@ -105,7 +105,7 @@ def test_the_data_hash_depends_on_the_file_bytes(tmp_path: Path) -> None:
     a = locomo.generate(params(), 1)
     assert locomo.generate(params(), 1).data_hash == a.data_hash
     doc = json.loads(FIXTURE.read_text())
-    doc[1]["qa"][0]["answer"] = "a different answer, which no step uses"
+    doc[1]["qa"][3]["adversarial_answer"] = "a different answer, which no step uses"
     changed = tmp_path / "changed.json"
     changed.write_text(json.dumps(doc))
     b = locomo.generate(params(changed), 1)

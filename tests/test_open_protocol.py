@@ -276,5 +276,6 @@ def test_no_import_cycles_and_no_model_in_the_core() -> None:
 
 
 def test_capabilities_in_results_are_the_vocabulary() -> None:
+    # calibrated (issue 27): scores that are probabilities, which abstention needs
     assert {c.value for c in Capability} == {"provenance", "strength", "gate", "consolidate",
-                                             "persistent"}
+                                             "persistent", "calibrated"}

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from memory_bench.results.io import load_result
+
 SMOKE = ["facts=12", "noise=24", "updates=4", "gate_empty=3", "gate_short=3",
          "gate_duplicate=3", "gate_clean=4", "reinforce_cells=3", "reinforce_queries=2",
          "write_batch=16", "structured=true"]  # the fakes find items by their tags
@@ -49,6 +51,9 @@ def test_a_sweep_runs_each_size_and_writes_its_summary_plots_and_report(cli) -> 
     assert "not run" in md and "| fake-perfect |" in md
     published = sorted(p.name for p in (cli.cwd / "reports").iterdir())
     assert any(n.endswith("-size-150.json.gz") for n in published)
+    sized = next(p for p in (cli.cwd / "reports").iterdir() if p.name.endswith("-size-150.json.gz"))
+    # The project's reader reads a published size back (it was once gzipped twice).
+    assert load_result(sized).scenario.params["size"] == 150
     assert any(n.endswith("-quality.png") for n in published)
     assert "/" not in "".join(published)
     from test_readback import reads_back, results_in, sweep_results

@@ -16,6 +16,7 @@ class Capability(StrEnum):
     GATE = "gate"  # writes can be refused, with a reason (gate phase)
     CONSOLIDATE = "consolidate"  # has a sleep / consolidation step
     PERSISTENT = "persistent"  # can be pointed at a live store that outlives a run
+    CALIBRATED = "calibrated"  # a hit's score is a probability that it is relevant
 
 
 def parse_capabilities(values: Iterable[str | Capability]) -> frozenset[Capability]:

@@ -26,6 +26,7 @@ from memory_bench.records.records import (
     WriteRecord,
 )
 from memory_bench.results.model import Cleanup
+from memory_bench.scenarios.answers import answer_ranks, count_tokens
 from memory_bench.scenarios.script import (
     Consolidate,
     Probe,
@@ -144,6 +145,7 @@ class Execution:
         top = hits[0] if hits else None
         written = self.written.get(top.id) if top else None
         expected = [self.written.get(i) for i in step.expected]
+        tokens, ranks, phrases = self._answer(step, hits)
         self.records.probes.append(ProbeRecord(
             tag=step.tag, expected=list(step.expected),
             question=question_digest(step.question) if self.script.redact_questions
@@ -158,6 +160,7 @@ class Execution:
             hit_sources=[_reported_sources(h) for h in hits],
             expected_sources=[e.source if e else None for e in expected],
             expected_timestamps=[e.timestamp.isoformat() if e else None for e in expected],
+            hit_tokens=tokens, answer_ranks=ranks, answer_phrases=phrases,
             encode_ms=self._encode_ms(step.question),
         ))
 
@@ -165,6 +168,15 @@ class Execution:
         if not self.encode_ms:
             return None
         return self.encode_ms.get(question_key(question))
+
+    def _answer(self, step: Probe, hits: list[Hit]) -> tuple[list[int], list[int], int]:
+        """What the returned texts cost and where they contain the gold answer, for a
+        probe that carries an answer key (the texts as written: no text is recorded)."""
+        if step.answers is None:
+            return [], [], 0
+        texts = [item.text if (item := self.written.get(h.id)) else "" for h in hits]
+        ranks, phrases = answer_ranks(step.answers, texts) if step.answers else ([], 0)
+        return [count_tokens(t) for t in texts], ranks, phrases
 
     def _was_written(self, item_id: str) -> bool:
         """Given to this episode's store. A ``persistent`` store may be a user's live

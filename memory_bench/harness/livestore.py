@@ -52,7 +52,7 @@ def persistent(selections: list[BackendSelection]) -> list[BackendSelection]:
 
 def _open(sel: BackendSelection, run_id: str, cache_dir: Path | None, workdir: Path) -> Any:
     ctx = BackendContext(workdir=workdir, seed=-1, run_id=run_id, cache_dir=cache_dir)
-    return sel.info.factory(dict(sel.options), ctx)
+    return sel.info.create(sel.options, ctx)
 
 
 def _inspect(

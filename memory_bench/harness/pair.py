@@ -139,7 +139,7 @@ def _opener(sel: BackendSelection, spec: PairSpec, workdir: Path, report: dict[s
         where.mkdir(parents=True, exist_ok=True)
         ctx = BackendContext(workdir=where, seed=spec.seed, run_id=spec.run_id, cache_dir=cache,
                              vectors=dict(spec.vectors), report=report)
-        return sel.info.factory(dict(sel.options), ctx)
+        return sel.info.create(sel.options, ctx)
 
     return open_backend
 

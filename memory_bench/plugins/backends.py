@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from memory_bench.contract.backend import Backend, BackendContext
+from memory_bench.contract.backend import Backend, BackendContext, ContractError
 from memory_bench.contract.capabilities import Capability, parse_capabilities
 from memory_bench.contract.items import STRUCTURE
 from memory_bench.contract.naming import check_name
@@ -23,6 +23,7 @@ __all__ = [
     "BackendRegistry",
     "BackendVectors",
     "DuplicateBackendError",
+    "PluginExit",
 ]
 
 BackendFactory = Callable[[dict[str, Any], BackendContext], Backend]
@@ -45,6 +46,13 @@ BackendOwnStore = Callable[[dict[str, Any]], bool]
 
 class DuplicateBackendError(BadInput):
     """Two plugins claimed one backend name."""
+
+
+class PluginExit(RuntimeError):
+    """Plugin code tried to end the process (``sys.exit``): the pair fails, named."""
+
+
+_REQUIRED = ("write", "query", "remove", "count", "close")
 
 
 @dataclass(frozen=True)
@@ -79,6 +87,22 @@ class BackendInfo:
         if not self.has(Capability.PERSISTENT):
             return False
         return self.own_store is None or not self.own_store(dict(options))
+
+    def create(self, options: Mapping[str, Any], ctx: BackendContext) -> Backend:
+        """The backend from its factory, checked: a factory that exits the process
+        (``sys.exit``) or returns something that is not a backend is an error that
+        names the backend and its plugin, never a silent exit or an AttributeError."""
+        try:
+            backend = self.factory(dict(options), ctx)
+        except SystemExit as exc:
+            raise PluginExit(f"backend {self.name} (plugin {self.plugin}): its factory "
+                             f"called sys.exit({exc.code!r})") from None
+        missing = [m for m in _REQUIRED if not callable(getattr(backend, m, None))]
+        if missing:
+            raise ContractError(f"backend {self.name} (plugin {self.plugin}): its factory "
+                                f"returned {type(backend).__name__}, not a backend (no "
+                                f"{', '.join(missing)})")
+        return backend
 
     def capabilities_for(self, options: Mapping[str, Any]) -> frozenset[Capability]:
         """The declared capabilities plus those the chosen option values grant."""

@@ -69,6 +69,8 @@ class LoadedPlugins:
 
 
 def _describe_error(exc: BaseException) -> str:
+    if isinstance(exc, SystemExit):
+        return f"it called sys.exit({exc.code!r})"
     return f"{type(exc).__name__}: {exc}".strip()
 
 
@@ -121,7 +123,7 @@ def load_plugins(
             if pm.is_registered(plugin):
                 continue  # the same module reached twice (entry point and env)
             pm.register(plugin, name=name)
-        except Exception as exc:
+        except (Exception, SystemExit) as exc:  # a plugin's sys.exit() on import, too
             broken.append(BrokenPlugin(name, dist, _describe_error(exc)))
             continue
         origin[name] = dist
@@ -145,7 +147,7 @@ def _call(hook: Any, registry: Any, origin: dict[str, str], broken: list[BrokenP
             impl.function(registry=registry)
         except (DuplicateBackendError, DuplicateScenarioError):
             raise
-        except Exception as exc:
+        except (Exception, SystemExit) as exc:
             if all(b.entry_point != label for b in broken):
                 broken.append(BrokenPlugin(label, dist, _describe_error(exc)))
     registry._set_plugin("<unknown>")

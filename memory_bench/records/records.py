@@ -34,6 +34,10 @@ class ProbeRecord:
     report several), aligned with ``returned``; ``expected_sources`` and
     ``expected_timestamps``: what the harness wrote for each expected id, so that
     provenance can be scored against the answer, not only against the top hit.
+    ``hit_tokens``: each returned hit's text in tokens (``scenarios/answers.py``);
+    ``answer_ranks``: per unit of the gold answer (its ``answer_phrases`` phrases, then
+    their key tokens) the first rank whose text contains it, 0 for none. Both are empty
+    for a probe that carries no answer key, and then left out of the file.
     """
 
     tag: str
@@ -56,6 +60,9 @@ class ProbeRecord:
     # when the run encodes once (the backend then read the question's vector): end-to-end
     # is latency_ms + encode_ms. None when the backend encoded it inside the query call.
     encode_ms: float | None = None
+    hit_tokens: list[int] = field(default_factory=list)
+    answer_ranks: list[int] = field(default_factory=list)
+    answer_phrases: int = 0
 
     def rank(self, item_id: str | None) -> int | None:
         """1-based rank of ``item_id`` in the returned ids, or None."""
@@ -85,6 +92,9 @@ class ProbeRecord:
             expected_sources=r.list("expected_sources", _opt_string, default=[]),
             expected_timestamps=r.list("expected_timestamps", _opt_string, default=[]),
             encode_ms=r.opt_num("encode_ms"),
+            hit_tokens=r.int_list("hit_tokens", default=[]),
+            answer_ranks=r.int_list("answer_ranks", default=[]),
+            answer_phrases=r.int("answer_phrases", 0),
         )
 
 
@@ -159,7 +169,8 @@ class Records:
         are scalars or lists of scalars, so a shallow copy of each list is a deep one
         (a run's records are serialised for every pair file and result write)."""
         return {
-            "probes": _plain(self.probes), "writes": _plain(self.writes),
+            "probes": _without_empty(_plain(self.probes), _ANSWER_FIELDS),
+            "writes": _plain(self.writes),
             "items": _plain(self.items), "strengths": _plain(self.strengths),
             "consolidations": copy.deepcopy(self.consolidations),
         }
@@ -180,6 +191,16 @@ class Records:
 
 
 _NAMES: dict[type, tuple[str, ...]] = {}
+_ANSWER_FIELDS = ("hit_tokens", "answer_ranks", "answer_phrases")
+
+
+def _without_empty(rows: list[dict[str, Any]], names: tuple[str, ...]) -> list[dict[str, Any]]:
+    """Leave out the answer fields of a probe that has none (most probes, most scenarios)."""
+    for row in rows:
+        if not any(row.get(n) for n in names):
+            for n in names:
+                row.pop(n, None)
+    return rows
 
 
 def _plain(records: list[Any]) -> list[dict[str, Any]]:

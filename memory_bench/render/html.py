@@ -21,7 +21,9 @@ CSS = """
 body{font:15px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;max-width:1200px;margin:2em auto;
 padding:0 1em;color:#1b1b1b}
 h1{font-size:1.6em}h2{margin-top:1.8em;border-bottom:1px solid #ddd;padding-bottom:.2em}
-table{border-collapse:collapse;margin:.6em 0 1.2em;font-size:13px}
+.scroll{overflow-x:auto;max-width:100%;margin:.6em 0 1.2em}
+table{border-collapse:collapse;font-size:13px}
+p,li{overflow-wrap:anywhere}
 th,td{border:1px solid #d4d4d4;padding:.25em .55em;text-align:right;white-space:nowrap}
 th{background:#f3f3f3}td:first-child,th:first-child,td.l{text-align:left}
 tr:nth-child(even) td{background:#fafafa}
@@ -54,7 +56,9 @@ def _table(head: list[str], rows: list[list[str]], *, verdicts: bool = False,
         )
         body.append(f"<tr>{tds}</tr>")
     cls = ' class="wrap"' if wrap else ""
-    return f"<table{cls}><thead><tr>{th}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+    # A wide table scrolls inside its own box: the page itself never scrolls sideways.
+    return (f'<div class="scroll"><table{cls}><thead><tr>{th}</tr></thead>'
+            f"<tbody>{''.join(body)}</tbody></table></div>")
 
 
 def _img(png: bytes, alt: str) -> str:

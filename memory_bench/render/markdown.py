@@ -16,7 +16,7 @@ from memory_bench.render import document as D
 from memory_bench.render import sections as S
 from memory_bench.results.model import Result
 
-__all__ = ["md_escape", "md_prose", "render_headline", "render_markdown"]
+__all__ = ["md_code", "md_escape", "md_prose", "render_headline", "render_markdown"]
 
 
 # What would make a user-given string live: a link or image (``[t](u)``, ``![t](u)``,
@@ -46,7 +46,7 @@ def md_prose(text: Any) -> str:
     if text.count("`") % 2 or "``" in text:
         return md_escape(text).replace("`", "\\`")
     parts = _CODE_SPAN.split(text)  # even: prose, odd: code
-    return "".join(_code(p) if i % 2 else md_escape(p) for i, p in enumerate(parts))
+    return "".join(md_code(p) if i % 2 else md_escape(p) for i, p in enumerate(parts))
 
 
 def _table(head: list[str], rows: list[list[str]]) -> list[str]:
@@ -59,7 +59,7 @@ def _longest_run(text: str, ch: str) -> int:
     return max((len(m) for m in re.findall(f"{re.escape(ch)}+", text)), default=0)
 
 
-def _code(text: Any) -> str:
+def md_code(text: Any) -> str:
     """A span that shows text literally (nothing inside a code span is live): its fence
     is longer than any run of backticks in the text. Not for table cells."""
     text = str(text).replace("\n", " ").replace("\r", " ")
@@ -80,7 +80,7 @@ def render_headline(result: Result) -> str:
 def _bullet(b: D.Bullet) -> str:
     text = md_prose(b.text) if b.prose else md_escape(b.text)
     label = f"**{md_escape(b.label)}**: " if b.label is not None else ""
-    code = f" {_code(b.code)}" if b.code is not None else ""
+    code = f" {md_code(b.code)}" if b.code is not None else ""
     return f"- {label}{text}{code}"
 
 

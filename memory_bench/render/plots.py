@@ -119,8 +119,10 @@ def _quality_latency(plt: Any, result: Result) -> bytes | None:
     lats = [_summary(b, latency.name).mean for b in backends]
     positive = [x for x in lats if x]
     log = bool(positive) and max(positive) / min(positive) > 20
+    placed: list[tuple[Any, list[tuple[float, float, int]]]] = []
     for ax, metric in zip(axes, quality, strict=True):
         name = metric.name
+        points = []
         for i, b in enumerate(backends):
             q, lat = _summary(b, name), _summary(b, latency.name)
             if q.mean is None or lat.mean is None:
@@ -129,7 +131,10 @@ def _quality_latency(plt: Any, result: Result) -> bytes | None:
             xlo, xhi = _err(lat)
             ax.errorbar(lat.mean, q.mean, yerr=[[ylo], [yhi]], xerr=[[xlo], [xhi]],
                         fmt=MARKERS[i % len(MARKERS)], ms=8, color=colors[i],
-                        ecolor=colors[i], capsize=3, label=row_label(result, b), alpha=0.9)
+                        ecolor=colors[i], capsize=3, label=f"{i + 1}  {row_label(result, b)}",
+                        alpha=0.9)
+            points.append((lat.mean, q.mean, i + 1))
+        placed.append((ax, points))
         if log:
             ax.set_xscale("log")
             ax.xaxis.set_major_formatter(ticker.FuncFormatter(lambda x, _: f"{x:g}"))
@@ -151,7 +156,51 @@ def _quality_latency(plt: Any, result: Result) -> bytes | None:
     # Room under the axes' labels for every legend row, so they never overlap.
     fig.subplots_adjust(left=0.07, right=0.98, top=0.92, bottom=0.17 + 0.055 * rows,
                         wspace=0.22)
+    renderer = fig.canvas.get_renderer()
+    for ax, points in placed:
+        _number_points(ax, points, renderer)
     return _png(plt, fig)
+
+
+# Where a point's number may go, in points from the point, tried in order.
+_OFFSETS = ((7, 6), (7, -13), (-7, 6), (-7, -13), (0, 11), (0, -18), (14, 14), (14, -22),
+            (-14, 14), (-14, -22), (24, 0), (-24, 0))
+
+
+def _number_points(ax: Any, points: list[tuple[float, float, int]], renderer: Any) -> None:
+    """Write each point's legend number beside it; points that overlap on the page
+    (within a marker's width) share one label, ``2·4·6``, so a crowd stays readable.
+    Each label takes the first offset that covers no marker and no earlier label."""
+    px = [(*ax.transData.transform((x, y)), n) for x, y, n in points]
+    groups: list[list[tuple[float, float, int]]] = []
+    for p in px:  # single linkage: a point joins (and merges) every group it touches
+        merged = [p]
+        for g in [g for g in groups if any(abs(p[0] - q[0]) < 12 and abs(p[1] - q[1]) < 12
+                                           for q in g)]:
+            merged.extend(g)
+            groups.remove(g)
+        groups.append(merged)
+    scale = ax.figure.dpi / 72
+    taken = [(x - 6, y - 6, x + 6, y + 6) for x, y, _ in px]  # the markers themselves
+    for g in groups:
+        gx = sum(p[0] for p in g) / len(g)
+        gy = sum(p[1] for p in g) / len(g)
+        text = "·".join(str(n) for n in sorted({p[2] for p in g}))
+        label = None
+        for dx, dy in _OFFSETS:
+            if label is not None:
+                label.remove()
+            label = ax.annotate(text, ax.transData.inverted().transform((gx, gy)),
+                                xytext=(dx, dy), textcoords="offset points", fontsize=8,
+                                ha="left" if dx > 0 else "right" if dx < 0 else "center",
+                                color="0.15", annotation_clip=False)
+            box = label.get_window_extent(renderer)
+            if not any(box.x0 < x1 and x0 < box.x1 and box.y0 < y1 and y0 < box.y1
+                       for x0, y0, x1, y1 in taken):
+                break
+        if label is not None:
+            box = label.get_window_extent(renderer)
+            taken.append((box.x0 - scale, box.y0, box.x1 + scale, box.y1))
 
 
 def render_plots(result: Result) -> dict[str, bytes]:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from memory_bench.results.io import write_bytes_atomic, write_result
+from memory_bench.results.io import dumps, write_set_atomic
 from memory_bench.results.model import Result
-from memory_bench.results.paths import ReportPaths
+from memory_bench.results.paths import ReportPaths, release_report_paths
 
 __all__ = ["save_report"]
 
@@ -15,7 +15,8 @@ def save_report(
     result: Result, paths: ReportPaths, *, written: Path | None = None
 ) -> ReportPaths:
     """Write every file of ``paths`` for an analysed ``result`` (reserved beforehand:
-    ``reserve_report_paths``), each atomically; on any failure the set is removed.
+    ``reserve_report_paths``), all rendered and staged before any is renamed into
+    place; on any failure the set is removed. The claim is released either way.
 
     ``written``: a result file already holding exactly ``result`` (the run's own),
     compressed instead of encoded again (a 7 x 5 default run is ~6 MB of JSON; the
@@ -30,16 +31,15 @@ def save_report(
 
     try:
         plots = render_plots(result)
-        if written is not None:
-            write_bytes_atomic(paths.json, written.read_bytes())
-        else:
-            write_result(paths.json, result)
-        for name, png in plots.items():
-            write_bytes_atomic(paths.plots[name], png)
         images = {name: p.name for name, p in paths.plots.items() if name in plots}
-        write_bytes_atomic(paths.md, render_markdown(result, images).encode())
-        write_bytes_atomic(paths.html, render_html(result, plots).encode())
-        write_bytes_atomic(paths.csv, render_csv(result).encode())
+        files = {
+            paths.json: written.read_bytes() if written is not None else dumps(result.to_dict()),
+            **{paths.plots[name]: png for name, png in plots.items()},
+            paths.md: render_markdown(result, images).encode(),
+            paths.html: render_html(result, plots).encode(),
+            paths.csv: render_csv(result).encode(),
+        }
+        write_set_atomic(files)
         for p in paths.all():  # a plot that was not drawn: no empty file left behind
             if p.exists() and p.stat().st_size == 0:
                 p.unlink()
@@ -47,4 +47,6 @@ def save_report(
         for p in paths.all():
             p.unlink(missing_ok=True)
         raise
+    finally:
+        release_report_paths(paths)
     return paths

@@ -22,7 +22,7 @@ from memory_bench.render.format import (
     run_counts,
     verdict_cell,
 )
-from memory_bench.results.model import Comparison, MetricSummary, Result
+from memory_bench.results.model import BackendEntry, Comparison, MetricSummary, Result
 
 __all__ = [
     "CAPS_NOTE",
@@ -53,7 +53,8 @@ RESULTS_NOTE = (
     "Mean over seeds ± half-width of the 95% Student-t interval ([low, high] where the "
     "interval is clipped to the metric's range, e.g. [0, 1] for a share). — means the "
     "backend cannot report the metric (a missing capability), never 0. Latency in "
-    "milliseconds per query."
+    "milliseconds per query. \"= X\": every quality value of every seed equals X's (the "
+    "same ranking on this data), shown once; the row's costs are its own."
 )
 CAPS_NOTE = "What each backend declares it keeps or does; — = not supported."
 VERDICT_NOTE = (
@@ -99,15 +100,51 @@ def measured(result: Result, metrics: list[MetricSpec]) -> list[MetricSpec]:
             if any((b.summary.get(m.name) or _EMPTY).mean is not None for b in result.backends)]
 
 
+def is_cost(m: MetricSpec) -> bool:
+    """A cost (latency, ingest rate, memory), not a quality: kept on every row."""
+    return m.axis == "latency" or m.thousands or m.name.startswith("latency_")
+
+
+def _quality_values(result: Result, b: BackendEntry) -> tuple | None:
+    """Every quality value of every seed (None when a run failed): what two rows must
+    share, exactly, to be the same retriever on this data."""
+    if not b.runs or any(not r.ok for r in b.runs):
+        return None
+    names = [m.name for m in result.metrics if not is_cost(m)]
+    return tuple((r.seed, r.data_hash, tuple(r.metrics.get(n) for n in names))
+                 for r in sorted(b.runs, key=lambda r: r.seed))
+
+
+def same_as(result: Result) -> dict[str, str]:
+    """label -> the first earlier row whose quality values are all identical (seed by
+    seed), so a table shows each retriever's quality once ("= faiss-rag")."""
+    first: dict[tuple, str] = {}
+    out: dict[str, str] = {}
+    for b in result.backends:
+        key = _quality_values(result, b)
+        if key is None:
+            continue
+        if key in first:
+            out[b.label] = first[key]
+        else:
+            first[key] = b.label
+    return out
+
+
 def _metric_table(result: Result, metrics: list[MetricSpec]) -> tuple[list[str], list]:
     metrics = measured(result, metrics)
     head = ["backend", "runs ok"] + [m.label for m in metrics]
+    twins = same_as(result)
     rows = []
     for b in result.backends:
         ok = len(b.ok_runs())
-        rows.append([row_label(result, b), run_counts(b)] + [
-            cell(b.summary.get(m.name), m, runs_ok=ok) for m in metrics
-        ])
+        cells = [cell(b.summary.get(m.name), m, runs_ok=ok) for m in metrics]
+        twin = twins.get(b.label)
+        if twin is not None:  # the same quality, seed by seed: shown once, costs kept
+            quality = [i for i, m in enumerate(metrics) if not is_cost(m)]
+            for n, i in enumerate(quality):
+                cells[i] = f"= {twin}" if n == 0 else "="
+        rows.append([row_label(result, b), run_counts(b), *cells])
     return head, rows
 
 

@@ -23,6 +23,7 @@ from memory_bench.results.model import SCHEMA, PairRun, Result
 __all__ = [
     "SCHEMA",
     "ResultError",
+    "dumps",
     "load_json",
     "load_pair_file",
     "load_result",
@@ -30,6 +31,7 @@ __all__ = [
     "write_bytes_atomic",
     "write_json_exclusive",
     "write_result",
+    "write_set_atomic",
 ]
 
 def now_iso() -> str:
@@ -56,12 +58,9 @@ def write_json_exclusive(path: Path, doc: dict[str, Any]) -> None:
     write_bytes_atomic(path, dumps(doc), exclusive=True)
 
 
-def write_bytes_atomic(path: Path, data: bytes, *, exclusive: bool = False) -> None:
-    """``data`` to ``path`` (gzip-compressed when it ends in .gz), atomically.
-
-    ``exclusive``: never replace an existing file (FileExistsError): the complete
-    temporary file is hard-linked into place, which fails if the name is taken.
-    """
+def _staged(path: Path, data: bytes) -> str:
+    """``data`` (gzip-compressed for ``.gz``) in a complete, synced temporary file
+    beside ``path``; its name is returned."""
     if path.name.endswith(".gz"):
         data = gzip.compress(data, mtime=0)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -72,6 +71,20 @@ def write_bytes_atomic(path: Path, data: bytes, *, exclusive: bool = False) -> N
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return tmp
+
+
+def write_bytes_atomic(path: Path, data: bytes, *, exclusive: bool = False) -> None:
+    """``data`` to ``path`` (gzip-compressed when it ends in .gz), atomically.
+
+    ``exclusive``: never replace an existing file (FileExistsError): the complete
+    temporary file is hard-linked into place, which fails if the name is taken.
+    """
+    tmp = _staged(path, data)
+    try:
         if exclusive:
             os.link(tmp, path)
             os.unlink(tmp)
@@ -80,6 +93,20 @@ def write_bytes_atomic(path: Path, data: bytes, *, exclusive: bool = False) -> N
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def write_set_atomic(files: dict[Path, bytes]) -> None:
+    """Every file staged complete first, then renamed into place in one short loop:
+    a process killed while writing leaves the old files (a reserved set: empty)."""
+    staged: list[tuple[str, Path]] = []
+    try:
+        for path, data in files.items():
+            staged.append((_staged(path, data), path))
+        for tmp, path in staged:
+            os.replace(tmp, path)
+    finally:
+        for tmp, _ in staged:
+            Path(tmp).unlink(missing_ok=True)
 
 
 def _umask() -> int:

@@ -2,15 +2,18 @@
 
 Every user-given string that reaches a file name (a scenario's name, a run id
 read from a result file) is reduced to a slug first, so no name leaves
-``reports/``; ``--save`` names are reserved by creating each file exclusively.
+``reports/``; ``--save`` names are reserved by creating each file exclusively,
+under a claim (``reports/.<stem>.claim``, locked while its run lives) so a set
+left empty by a killed run is taken back by the next ``--save``.
 """
 
 from __future__ import annotations
 
+import fcntl
 import os
 import re
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
@@ -21,6 +24,7 @@ __all__ = [
     "ReportPaths",
     "check_writable",
     "default_cache_dir",
+    "release_report_paths",
     "report_paths",
     "reserve_report_paths",
     "slug",
@@ -84,6 +88,7 @@ class ReportPaths:
     html: Path
     csv: Path
     plots: dict[str, Path]
+    claim: Path | None = field(default=None, compare=False)  # held while being written
 
     def all(self) -> list[Path]:
         return [self.json, self.md, self.html, self.csv, *self.plots.values()]
@@ -120,20 +125,105 @@ def unique_report_paths(reports: Path, scenario: str, run_id: str) -> ReportPath
     raise AssertionError("unreachable")
 
 
+# Claim files this process holds: path -> the open, locked descriptor.
+_HELD: dict[Path, int] = {}
+
+
+def _claim_path(paths: ReportPaths) -> Path:
+    return paths.md.with_name(f".{paths.md.name.removesuffix('.md')}.claim")
+
+
+def _take_back(claim: Path, paths: ReportPaths) -> bool:
+    """A claim whose lock no process holds is a killed run's: remove the empty files
+    (and temporary files) of its set and the claim. False when the claim is live.
+    A non-empty file is never touched (the name then stays taken)."""
+    try:
+        fd = os.open(claim, os.O_RDWR)
+    except FileNotFoundError:
+        return True
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return False  # its run is alive
+        try:
+            if os.stat(claim).st_ino != os.fstat(fd).st_ino:
+                return True  # taken back and claimed again meanwhile: look again
+        except FileNotFoundError:
+            return True
+        for p in paths.all():
+            for tmp in p.parent.glob(f".{p.name}.*.tmp"):
+                tmp.unlink(missing_ok=True)
+            try:
+                if p.stat().st_size == 0:
+                    p.unlink()
+            except FileNotFoundError:
+                pass
+        claim.unlink(missing_ok=True)
+        return True
+    finally:
+        os.close(fd)
+
+
+def _claim(paths: ReportPaths) -> Path | None:
+    """Create the set's claim, already locked (made under a temporary name, then
+    linked into place); take back a dead one first. None: a live run holds it."""
+    claim = _claim_path(paths)
+    fd, tmp = tempfile.mkstemp(prefix=f"{claim.name}.", suffix=".new", dir=claim.parent)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        os.write(fd, f"{os.getpid()}\n".encode())
+        for _ in range(5):
+            try:
+                os.link(tmp, claim)
+            except FileExistsError:
+                if not _take_back(claim, paths):
+                    break
+                continue
+            _HELD[claim] = fd
+            return claim
+        os.close(fd)
+        return None
+    except BaseException:
+        os.close(fd)
+        raise
+    finally:
+        os.unlink(tmp)
+
+
+def release_report_paths(paths: ReportPaths) -> None:
+    """Drop the claim of a set written (or removed): its names are plain files now."""
+    if paths.claim is None:
+        return
+    fd = _HELD.pop(paths.claim, None)
+    paths.claim.unlink(missing_ok=True)
+    if fd is not None:
+        os.close(fd)
+
+
 def reserve_report_paths(reports: Path, scenario: str, run_id: str) -> ReportPaths:
     """As :func:`unique_report_paths`, but claimed: every file is created empty with
-    ``O_EXCL``, so two runs saving at once never get one name. The claimer writes
-    them (replacing its own empty files) or removes them."""
+    ``O_EXCL`` under a locked claim, so two runs saving at once never get one name,
+    and empty files left by a killed run are removed, not skipped (``-2``). The
+    claimer writes them (replacing its own empty files) or removes them, then calls
+    :func:`release_report_paths`."""
     reports.mkdir(parents=True, exist_ok=True)
     for paths in _candidates(reports, scenario, run_id):
+        assert all(p.parent == reports for p in paths.all()), paths  # a slug never leaves
+        claim = _claim(paths)
+        if claim is None:
+            continue
+        claimed = ReportPaths(paths.json, paths.md, paths.html, paths.csv, paths.plots, claim)
         made: list[Path] = []
         try:
             for p in paths.all():
-                assert p.parent == reports, p  # a slug never leaves reports/
                 os.close(os.open(p, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644))
                 made.append(p)
-            return paths
-        except FileExistsError:
+            return claimed
+        except BaseException as exc:  # FileExistsError: an earlier set has the name
             for p in made:
                 p.unlink(missing_ok=True)
+            release_report_paths(claimed)
+            if not isinstance(exc, FileExistsError):
+                raise
     raise AssertionError("unreachable")

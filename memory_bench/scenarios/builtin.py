@@ -23,7 +23,7 @@ from memory_bench.scenarios.continual.params import (
 from memory_bench.scenarios.registry import ScenarioRegistry
 from memory_bench.scenarios.script import Script
 
-__all__ = ["continual_data", "memory_bench_register_scenarios"]
+__all__ = ["continual_data", "continual_script_of", "memory_bench_register_scenarios"]
 
 VERSION = "2.0"  # 2.0: opaque ids, phase-free sources, tags only when structured
 _MODULES = {
@@ -44,6 +44,13 @@ def continual_data(spec: Any, seed: int) -> Any:
     scenario spec and a seed: what scripts and tuning tools outside a run inspect."""
     return importlib.import_module(_MODULES[spec.generator]).generate(
         _params(spec.generator, spec.params), seed)
+
+
+def continual_script_of(spec: Any, data: Any) -> Script:
+    """The interleaved script a run of ``spec`` makes from ``data`` (continual_data's)."""
+    from memory_bench.scenarios.continual import continual_script
+
+    return continual_script(_params(spec.generator, spec.params), data)
 
 
 def _continual(name: str):

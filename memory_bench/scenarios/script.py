@@ -73,6 +73,9 @@ class Probe:
 
     ``key`` identifies the question within its seed, so that the same question
     can be paired across backends (and across the two asks of one question).
+    ``answers``: the gold answer's phrases, part of the answer key (never sent): the
+    harness records where the returned texts contain them and what those texts cost
+    (``scenarios/answers.py``); ``()`` records the cost only, None neither.
     """
 
     question: str
@@ -82,6 +85,7 @@ class Probe:
     outrank: tuple[str, ...] = ()
     key: str | None = None
     needs: Capability | None = None
+    answers: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,6 +148,8 @@ def _step_dict(step: Step) -> dict[str, Any]:
     elif isinstance(step, Probe):
         d.update(question=step.question, expected=list(step.expected), category=step.category,
                  outrank=list(step.outrank))
+        if step.answers is not None:  # absent otherwise: earlier scripts keep their hash
+            d["answers"] = list(step.answers)
     elif isinstance(step, ReadStrength):
         d.update(ids=list(step.ids), label=step.label)
     if step.needs is not None:

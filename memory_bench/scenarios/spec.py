@@ -140,15 +140,21 @@ def find_scenario(name_or_path: str) -> Path:
     """A scenario file: a path, or a name looked up in ``scenarios/``."""
     if not name_or_path.strip():
         raise ScenarioError("--scenario is empty: give a scenario name or a TOML file")
-    path = Path(name_or_path)
-    if path.suffix == ".toml" or path.exists():
-        if not path.is_file():
-            raise ScenarioError(f"scenario file {name_or_path} does not exist")
-        return path
-    for directory in scenario_dirs():
-        candidate = directory / f"{name_or_path}.toml"
-        if candidate.is_file():
-            return candidate
+    try:  # a name too long for the filesystem, or holding a NUL, is no file either
+        path = Path(name_or_path)
+        if path.suffix == ".toml" or path.exists():
+            if not path.is_file():
+                raise ScenarioError(f"scenario file {name_or_path} does not exist")
+            return path
+        for directory in scenario_dirs():
+            candidate = directory / f"{name_or_path}.toml"
+            if candidate.is_file():
+                return candidate
+    except (OSError, ValueError) as exc:
+        if isinstance(exc, ScenarioError):
+            raise
+        raise ScenarioError(f"--scenario {name_or_path!r} is neither a scenario name nor a "
+                            f"readable file ({exc.__class__.__name__})") from None
     known = sorted({p.stem for p, _ in list_scenario_files()})
     raise ScenarioError(
         f"unknown scenario {name_or_path!r} (known: {', '.join(known) or 'none'})"

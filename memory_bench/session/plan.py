@@ -113,8 +113,8 @@ def overrides(pairs: Sequence[str]) -> dict[str, str]:
 
 def naming_broken(exc: SelectionError, loaded: LoadedPlugins) -> SelectionError:
     """An unknown backend may be one whose plugin failed to load: say which failed."""
-    if loaded.broken and "unknown backend" in str(exc):
-        names = ", ".join(b.entry_point for b in loaded.broken)
+    if loaded.broken and ("unknown backend" in str(exc) or "no backends" in str(exc)):
+        names = "; ".join(f"{b.entry_point} ({b.error[:120]})" for b in loaded.broken)
         return SelectionError(f"{exc}; plugins that failed to load: {names}")
     return exc
 

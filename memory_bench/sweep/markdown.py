@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from memory_bench.render.markdown import md_code, md_escape, md_prose
+
 __all__ = ["render_sweep_markdown"]
 
 
@@ -43,14 +45,15 @@ def _table(summary: dict[str, Any], metric: str, places: int) -> list[str]:
                 row.append("failed")
             else:
                 row.append(_fmt(cell["metrics"].get(metric), places))
-        lines.append(f"| {label} | " + " | ".join(row) + " |")
+        lines.append(f"| {md_escape(label)} | " + " | ".join(row) + " |")
     return lines
 
 
 def render_sweep_markdown(summary: dict[str, Any], images: dict[str, str]) -> str:
     sizes = summary["sizes"]
-    out = [f"# Scale sweep: {summary['scenario']}", ""]
-    out += [f"Generator `{summary['generator']}` (base `{summary['params'].get('base')}`), "
+    out = [f"# Scale sweep: {md_escape(summary['scenario'])}", ""]
+    out += [f"Generator {md_code(summary['generator'])} (base "
+            f"{md_code(summary['params'].get('base'))}), "
             f"sizes {', '.join(f'{s:,}' for s in sizes)} items; seeds per size: "
             + ", ".join(f"{int(s):,}: {len(v)}" for s, v in summary["seeds"].items())
             + ". Mean ± half-width of the 95% t-interval over seeds (no interval with one "
@@ -61,7 +64,7 @@ def render_sweep_markdown(summary: dict[str, Any], images: dict[str, str]) -> st
             out += [f"![{alt}]({images[name]})", ""]
     tables = _tables(summary)
     for metric, title, places in tables:
-        out += [f"## {title}", "", *_table(summary, metric, places), ""]
+        out += [f"## {md_escape(title)}", "", *_table(summary, metric, places), ""]
     out += ["## What each size cost", "",
             "| size | noise generated (items/s) | script (s) | wall of the size's run (s) "
             "| load average before (1, 5, 15 min) |", "|---|---|---|---|---|"]
@@ -75,14 +78,14 @@ def render_sweep_markdown(summary: dict[str, Any], images: dict[str, str]) -> st
             *_pair_seconds(summary), ""]
     out += ["## Caveats", ""]
     caveats = summary["caveats"].get(str(sizes[-1]), []) if sizes else []
-    out += [f"- {c}" for c in caveats]
+    out += [f"- {md_prose(c)}" for c in caveats]
     for m in summary["metrics"]:
         if m.get("caveat") and m["name"] in {t[0] for t in tables}:
-            out.append(f"- {m['caveat']}")
+            out.append(f"- {md_prose(m['caveat'])}")
     execution = summary.get("execution", {})
     out += ["", f"Executor: {execution.get('executor')}, isolation "
             f"{execution.get('isolation')}, embedding cache {execution.get('cache')}.",
-            "", "Command: `" + " ".join(summary["command"]) + "`", ""]
+            "", "Command: " + md_code(" ".join(summary["command"])), ""]
     out += ["Per-size results (every per-probe record; `memory-bench report` renders any "
             "of them): " + ", ".join(f"[{int(s):,}]({name})"
                                      for s, name in summary["results"].items()), ""]
@@ -100,5 +103,5 @@ def _pair_seconds(summary: dict[str, Any]) -> list[str]:
             c = cells.get((label, s))
             row.append("not run" if c is None or c["pair_seconds"] is None
                        else f"{c['pair_seconds']:,.1f}")
-        lines.append(f"| {label} | " + " | ".join(row) + " |")
+        lines.append(f"| {md_escape(label)} | " + " | ".join(row) + " |")
     return lines

@@ -9,6 +9,7 @@ one pair takes many minutes.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -41,13 +42,17 @@ class SweepPlan:
     limits: dict[str, int] = field(default_factory=dict)
 
 
+MAX_COUNT = 10**9  # sizes, limits and seed counts: finite, and far beyond any machine here
+
+
 def _int(text: str, what: str) -> int:
     try:
         value = float(text)  # 1e5 is a size too
     except ValueError:
         raise SweepError(f"{what}: {text!r} is not a number") from None
-    if value != int(value) or value < 1:
-        raise SweepError(f"{what}: {text!r} is not a positive whole number")
+    if not math.isfinite(value) or not 1 <= value <= MAX_COUNT or value != int(value):
+        raise SweepError(f"{what}: {text!r} is not a whole number between 1 and "
+                         f"{MAX_COUNT:,}")
     return int(value)
 
 

@@ -175,6 +175,26 @@ def _remove_count(s: Subject) -> None:
     s.expect(again == 0, f"removing {e1!r} a second time returned {again!r}, not 0")
 
 
+@check("prefix-literal", "an id prefix is matched literally: `_`, `%`, `*`, `?` and `[` in it are "
+       "characters, not SQL LIKE or glob wildcards")
+def _prefix_literal(s: Subject) -> None:
+    b = s.open()
+    s.note_foreign(b)
+    stems = ("k_", "ka", "k%", "kzz", "k*", "k?", "k[a]")
+    for n, stem in enumerate(stems):
+        batch = s.items(stem, [FACTS[n]], minute=10 * n)
+        if write_problems(batch, b.write(batch)):
+            raise Blocked("a write broke its promise (see the `write` check)")
+    for stem in ("k_", "k%", "k*", "k?", "k["):
+        got = b.count(f"{s.prefix}{stem}")
+        s.expect(got == 1, f"count({s.prefix + stem!r}) returned {got!r}, not 1: the prefix "
+                 "is read as a pattern")
+    removed = b.remove(f"{s.prefix}k_")
+    s.expect(removed == 1, f"remove({s.prefix + 'k_'!r}) returned {removed!r}, not 1")
+    left = b.count(f"{s.prefix}ka")
+    s.expect(left == 1, f"remove({s.prefix + 'k_'!r}) also removed {s.prefix + 'ka'!r}")
+
+
 @check("fresh-store", "a backend opened on a new workdir starts empty (no state shared "
        "between pairs)",
        skip=lambda s: ("a `persistent` store may be shared on purpose"

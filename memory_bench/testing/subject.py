@@ -156,7 +156,7 @@ class Subject:
         workdir.mkdir(parents=True, exist_ok=True)
         ctx = BackendContext(workdir=workdir, seed=0, run_id=self.run_id,
                              cache_dir=self.cache_dir)
-        backend = Watched(self.selection.info.factory(dict(self.selection.options), ctx))
+        backend = Watched(self.selection.info.create(self.selection.options, ctx))
         self._opened.append(Opened(backend, workdir))
         return backend  # type: ignore[return-value]
 

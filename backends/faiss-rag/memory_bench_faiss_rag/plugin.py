@@ -13,7 +13,7 @@ from memory_bench_embed import LIBRARIES, backend_manifest, embedding_options, s
 from memory_bench import BackendContext, Capability, Option, hookimpl
 from memory_bench_faiss_rag import __version__
 
-__all__ = ["memory_bench_register_backends"]
+__all__ = ["build_store", "index_options", "memory_bench_register_backends", "recency_options"]
 
 _CAPABILITIES = [Capability.PROVENANCE]
 
@@ -34,7 +34,7 @@ _COMMON_NOTES = [
 ]
 
 
-def _index_options() -> list[Option]:
+def index_options() -> list[Option]:
     return [
         Option("index", str, "flat", "flat = exact IndexFlatIP; hnsw = IndexHNSWFlat",
                choices=("flat", "hnsw")),
@@ -51,7 +51,7 @@ def _index_options() -> list[Option]:
     ]
 
 
-def _recency_options() -> list[Option]:
+def recency_options() -> list[Option]:
     return [
         Option("recency_weight", float, 0.1,
                "weight of the recency term: score = cosine + weight * 0.5**(age/half_life)",
@@ -62,7 +62,7 @@ def _recency_options() -> list[Option]:
     ]
 
 
-def _build(options: dict[str, Any], ctx: BackendContext, *, recency: bool) -> Any:
+def build_store(options: dict[str, Any], ctx: BackendContext, *, recency: bool) -> Any:
     # Heavy imports happen here, when a backend is created.
     from memory_bench_embed import embedder_from_options
 
@@ -89,11 +89,11 @@ def _build(options: dict[str, Any], ctx: BackendContext, *, recency: bool) -> An
 
 
 def _faiss_rag(options: dict[str, Any], ctx: BackendContext) -> Any:
-    return _build(options, ctx, recency=False)
+    return build_store(options, ctx, recency=False)
 
 
 def _faiss_rag_recency(options: dict[str, Any], ctx: BackendContext) -> Any:
-    return _build(options, ctx, recency=True)
+    return build_store(options, ctx, recency=True)
 
 
 def _preload(options: dict[str, Any], cache_dir: Any) -> None:
@@ -116,7 +116,7 @@ def memory_bench_register_backends(registry: Any) -> None:
         "source and timestamp; ranks by cosine similarity",
         version=__version__,
         capabilities=_CAPABILITIES,
-        options=[*embedding_options(), *_index_options()],
+        options=[*embedding_options(), *index_options()],
         notes=_COMMON_NOTES,
     )
     registry.add(
@@ -130,7 +130,7 @@ def memory_bench_register_backends(registry: Any) -> None:
         "age on the logical clock",
         version=__version__,
         capabilities=_CAPABILITIES,
-        options=[*embedding_options(), *_index_options(), *_recency_options()],
+        options=[*embedding_options(), *index_options(), *recency_options()],
         notes=[
             *_COMMON_NOTES,
             "recency 'now' is the newest timestamp written (queries carry no clock); age counts "

@@ -1,9 +1,9 @@
 """``mem0``: Mem0's open-source ``Memory`` in store-only mode, through the Backend protocol.
 
 Every item is one ``Memory.add(text, user_id=..., metadata=..., infer=False)``:
-mem0's ADD-only path, which embeds the text (with the shared embedder through
-``embedder.py``, or with mem0's own ``huggingface`` one) and inserts it into its
-vector store with no LLM. The item id and
+mem0's ADD-only path, which embeds the text with mem0's embedder (the shared
+one by default, or mem0's own ``huggingface``), lemmatises it and inserts it
+into its vector store with no LLM. The item id and
 source go in the metadata, the item's timestamp in ``created_at`` (mem0 keeps
 a ``created_at`` it is given), so hits report the provenance mem0 returns.
 Queries are ``Memory.search(question, filters={"user_id": ...}, top_k=k)``:
@@ -16,7 +16,7 @@ maps item ids to them, for replacement, removal and count by prefix.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
@@ -32,12 +32,9 @@ class Mem0Memory:
     """A mem0 ``Memory`` scoped to one user id, fed and asked one item at a time."""
 
     def __init__(self, memory: Any, ids: IdMap, *, user_id: str, threshold: float,
-                 threads: int | None, own_store: bool = False,
-                 embedder: Any = None) -> None:
+                 threads: int | None, own_store: bool = False, embedder: Any = None) -> None:
         self.memory = memory
-        # The shared embedder mem0 embeds with (None: mem0's own torch model, whose
-        # threads this backend limits and whose inference it marks).
-        self.embedder = embedder
+        self.embedder = embedder  # the shared embedder mem0 was given (None: mem0's own)
         self.ids = ids
         # The store is this backend's own (the pair's workdir), holding nothing but what
         # the table maps: removing everything may then be mem0's reset().
@@ -49,11 +46,13 @@ class Mem0Memory:
     def write(self, items: Sequence[Item]) -> list[WriteResult]:
         mapped: dict[str, str] = {}
         try:
-            with self._encoding():
+            with torch_threads(self.threads):
                 for item in items:
                     old = mapped.pop(item.id, None) or self.ids.get(item.id)
                     if old is not None:  # writing an id again replaces it, as in a vector store
                         self._delete(old)
+                    if self.embedder is None:
+                        mark_inference()  # mem0 runs torch here: forking this is unsafe
                     out = self.memory.add(
                         item.text, user_id=self.user_id, infer=False,
                         metadata={"item_id": item.id, "source": item.source,
@@ -71,7 +70,9 @@ class Mem0Memory:
     def query(self, text: str, k: int) -> list[Hit]:
         if k <= 0:
             return []
-        with self._encoding():
+        if self.embedder is None:
+            mark_inference()
+        with torch_threads(self.threads):
             found = self.memory.search(text, filters={"user_id": self.user_id}, top_k=k,
                                        threshold=self.threshold)
         hits = []
@@ -86,17 +87,6 @@ class Mem0Memory:
                 timestamp=datetime.fromisoformat(created) if isinstance(created, str) else None,
             ))
         return hits
-
-    @contextlib.contextmanager
-    def _encoding(self) -> Iterator[None]:
-        """mem0's own torch model: limited threads, and marked (forking after torch
-        inference is unsafe). The shared embedder does both itself."""
-        if self.embedder is not None:
-            yield
-            return
-        mark_inference()
-        with torch_threads(self.threads):
-            yield
 
     def _delete(self, memory_id: str) -> None:
         with contextlib.suppress(ValueError):  # "Memory with id ... not found": gone already

@@ -1,54 +1,48 @@
-"""mem0's embedder interface over memory-bench's shared embedder (no torch, no model load).
+"""mem0's embedder slot filled by memory-bench's shared embedder (no torch, same vectors).
 
-mem0 builds its embedder from a provider name it knows; none is "bring your own
-object" without langchain. So the Memory is built with the ``openai`` provider on
-a dummy key and a 127.0.0.1 address it never calls (building the client connects
-nowhere), and its ``embedding_model`` is then replaced by :class:`SharedEmbedding`:
-mem0 calls ``embed`` and ``embed_batch`` on it, as on its own. The vectors are the
-shared embedder's: the run's vector table when the harness built one (encode
-once), else the model in this process, with the same cache and counters as every
-other embedding row.
+mem0 builds its embedder from a provider name (``EmbedderFactory``) and accepts
+only its own names. This module adds one, ``memory_bench``, whose class hands
+mem0 the vectors of the shared :class:`memory_bench_embed.Embedder`: the same
+MiniLM vectors and cache every other embedding row uses, so mem0 differs from
+them by its store, scoring and ranking only. Stored texts go through
+``encode`` (cached), questions through ``encode_query`` (uncached by default).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
-__all__ = ["DUMMY_EMBEDDER", "SharedEmbedding", "install"]
+from mem0.embeddings.base import EmbeddingBase
+from mem0.utils.factory import EmbedderFactory
 
-# What mem0's config names as its embedder: replaced before mem0 embeds anything.
-DUMMY_EMBEDDER = {"provider": "openai", "config": {
-    "api_key": "memory-bench-offline-never-called",
-    "openai_base_url": "http://127.0.0.1:9/never-called", "model": "memory-bench-shared"}}
+__all__ = ["PROVIDER", "SharedEmbedding", "embedder_config", "register"]
+
+PROVIDER = "memory_bench"
 
 
-class SharedEmbedding:
-    """``embed(text, memory_action)`` and ``embed_batch(texts, memory_action)`` for mem0.
-
-    A ``search`` embeds a question (``encode_query``: the query path, never cached
-    unless asked); anything else embeds stored text (``encode``).
-    """
-
-    def __init__(self, embedder: Any, config: Any) -> None:
-        self.embedder = embedder
-        self.config = config  # mem0's BaseEmbedderConfig, as its own embedders keep
-        self.config.embedding_dims = embedder.dim
+class SharedEmbedding(EmbeddingBase):
+    """``config.model`` is the shared Embedder; mem0 calls ``embed`` one text at a time."""
 
     def embed(self, text: str, memory_action: str | None = None) -> list[float]:
-        if memory_action == "search":
-            return self.embedder.encode_query(text).tolist()
-        return self.embedder.encode([text])[0].tolist()
+        embedder = self.config.model
+        vec = embedder.encode_query(text) if memory_action == "search" else \
+            embedder.encode([text])[0]
+        return vec.tolist()
 
-    def embed_batch(self, texts: Sequence[str], memory_action: str | None = "add"
-                    ) -> list[list[float]]:
-        if memory_action == "search":
-            return [self.embed(t, "search") for t in texts]
-        return self.embedder.encode(list(texts)).tolist()
+    def embed_batch(self, texts: list[str], memory_action: str = "add") -> list[list[float]]:
+        return self.config.model.encode(list(texts)).tolist() if texts else []
 
 
-def install(memory: Any, embedder: Any) -> SharedEmbedding:
-    """Replace ``memory``'s embedder by the shared one; returns the adapter."""
-    adapter = SharedEmbedding(embedder, memory.embedding_model.config)
-    memory.embedding_model = adapter
-    return adapter
+def register() -> None:
+    """Make ``memory_bench`` a provider mem0's factory builds (idempotent)."""
+    EmbedderFactory.provider_to_class.setdefault(PROVIDER, f"{__name__}.SharedEmbedding")
+
+
+def embedder_config(embedder: Any) -> Any:
+    """mem0's ``EmbedderConfig`` for the shared embedder: built without mem0's provider
+    check, which knows only mem0's own names."""
+    from mem0.embeddings.configs import EmbedderConfig
+
+    register()
+    return EmbedderConfig.model_construct(
+        provider=PROVIDER, config={"model": embedder, "embedding_dims": embedder.dim})

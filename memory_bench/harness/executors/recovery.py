@@ -33,7 +33,7 @@ def reopen_and_clean(sel: BackendSelection, workdir: Path, spec: PairSpec) -> Cl
     """Open the pair's store again (same options, same workdir) and remove its items."""
     ctx = BackendContext(workdir=workdir, seed=spec.seed, run_id=spec.run_id,
                          cache_dir=Path(spec.cache_dir) if spec.cache_dir else None)
-    backend = sel.info.factory(dict(sel.options), ctx)
+    backend = sel.info.create(sel.options, ctx)
     try:
         done = cleanup(backend, spec.prefix)
         done.by = REOPENED

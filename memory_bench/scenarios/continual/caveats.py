@@ -21,6 +21,13 @@ _DATA = {
 }
 
 
+_STREAM = ("The stream interleaves writes and questions (docs/stream.md): questions come in "
+           "seeded bursts, each at least 8 writes and one other burst after its answer was "
+           "written; re-probes ask another wording; every item draws its final mark from one "
+           "distribution. Write calls hold 1 to write_batch items, so ingest rates and "
+           "scores are not comparable with results of the earlier block-phase stream.")
+
+
 def _hard(stats: Mapping[str, Any]) -> str | None:
     """What the hard generator built, where it recorded it."""
     seeds = [s["hard"] for s in stats.values() if isinstance(s, dict) and "hard" in s]
@@ -55,7 +62,7 @@ def continual_caveats(generator: str) -> Callable[[Mapping[str, Any], Mapping[st
                                                    list[str]]:
     """The caveats function a continual generator registers."""
     def caveats(params: Mapping[str, Any], stats: Mapping[str, Any]) -> list[str]:
-        out = [_DATA.get(generator, f"Facts from the `{generator}` generator.")]
+        out = [_DATA.get(generator, f"Facts from the `{generator}` generator."), _STREAM]
         overlap = _overlap(stats)
         if overlap:
             out.append(overlap)

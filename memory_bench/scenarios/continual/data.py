@@ -41,13 +41,20 @@ UNBOUND_RUN = "RUN"
 
 @dataclass(frozen=True)
 class Fact:
-    """A seeded fact and the question that probes it."""
+    """A seeded fact, the question that probes it and the other wording that re-probes it
+    (never the probe's string: a re-probe read from a query cache would score retention
+    without memory). Empty ``reprobe``: asked again as ``question``."""
 
     item: Item
     question: str
     subject: str
     relation: str
     value: str
+    reprobe: str = ""
+
+    @property
+    def reprobe_question(self) -> str:
+        return self.reprobe or self.question
 
 
 @dataclass(frozen=True)
@@ -125,6 +132,7 @@ class ScenarioData:
                     "subject": f.subject,
                     "relation": f.relation,
                     "value": f.value,
+                    "reprobe": f.reprobe_question,
                 }
                 for f in self.facts
             ],

@@ -1,14 +1,16 @@
 """Hard, never unfair: a check that each question of a continual data set has one answer.
 
 From the generator's answer key (``ScenarioData.stated``: what each item says)
-and the phase order, for every question at the moment it is asked:
+and the interleaved stream (``script.py``), for every question at the moment it
+is asked:
 
 - exactly one stored item states the asked relation of the asked subject (the
   fact), or, for an updated fact, exactly the old and the new one (the new one
   later, with another value), or, for a fact stated twice, exactly those two
   items (same value, different sources);
 - every item's text is one the generator could have written for what it says
-  (``renders``), so the key describes the texts, not the other way round;
+  (``renders``, surface form aside), so the key describes the texts, not the
+  other way round;
 - an item without a statement (gate junk, short facts about short names) names
   no asked subject, so it cannot state an asked relation either;
 - distinct subjects never share a name (after case and spacing), and each
@@ -28,6 +30,9 @@ from functools import lru_cache
 
 from memory_bench.contract.items import Item
 from memory_bench.scenarios.continual.data import ScenarioData, Statement
+from memory_bench.scenarios.continual.params import ContinualParams
+from memory_bench.scenarios.generators.common import bare
+from memory_bench.scenarios.script import Probe, Script, Write
 
 __all__ = ["fairness_violations"]
 
@@ -46,64 +51,68 @@ def _names(text: str, name: str) -> bool:
     return _pattern(name).search(_norm(text)) is not None
 
 
-def fairness_violations(d: ScenarioData, renders: Callable[[Statement], set[str]]
-                        ) -> list[str]:
+def _script(d: ScenarioData) -> Script:
+    from memory_bench.scenarios.continual.script import continual_script
+
+    return continual_script(ContinualParams(), d)
+
+
+def fairness_violations(d: ScenarioData, renders: Callable[[Statement], set[str]],
+                        script: Script | None = None) -> list[str]:
+    """Walks ``script`` (the continual script of ``d`` by default) step by step."""
+    script = _script(d) if script is None else script
     bad: list[str] = []
     st = d.stated
     stored: list[Item] = []
     index: dict[tuple[str, str], set[str]] = {}
+    when: dict[str, int] = {}
 
     def store(items: Iterable[Item]) -> None:
         for i in items:
             stored.append(i)
+            when[i.id] = len(when)
             if i.id in st:
                 index.setdefault((st[i.id].subject, st[i.id].relation), set()).add(i.id)
 
-    def about(subject: str, relation: str) -> set[str]:
-        return index.get((subject, relation), set())
-
     def check(what: str, subject: str, relation: str, want: Iterable[str]) -> None:
-        got, want = about(subject, relation), set(want)
+        got, want = index.get((subject, relation), set()), set(want)
         if got != want:
             bad.append(f"seed {d.seed}, {what}: {len(got)} stored item(s) state {relation} of "
                        f"{subject!r}, expected exactly {len(want)}")
 
-    for item in d.all_items():
-        if item.id in st and item.text not in renders(st[item.id]):
+    for item in script.items():
+        if item.id in st and bare(item.text) not in {bare(r) for r in renders(st[item.id])}:
             bad.append(f"seed {d.seed}: item text {item.text!r} is not a rendering of "
                        f"{st[item.id]}")
 
     facts = d.facts
     asked = {f.subject for f in facts}
-    store(f.item for f in facts)
-    for i, f in enumerate(facts):
-        check(f"probe of fact {i}", f.subject, f.relation, [f.item.id])
-    store(d.noise)
-    for i, f in enumerate(facts):
-        check(f"re-probe of fact {i}", f.subject, f.relation, [f.item.id])
-    store(d.update_phase_items())
-    updated = {u.fact for u in d.updates}
-    for i, f in enumerate(facts):
-        if i not in updated:  # update noise restates other facts only
-            check(f"update phase, fact {i}", f.subject, f.relation, [f.item.id])
+    by_fact = {f"fact-{i:04d}": f for i, f in enumerate(facts)}
+    for step in script.steps:
+        if isinstance(step, Write):
+            store(step.items)
+        elif isinstance(step, Probe) and step.key in by_fact:
+            f = by_fact[step.key]
+            check(f"{step.tag} of {step.key}", f.subject, f.relation,
+                  [*step.expected, *step.outrank])
+            if step.tag == "update" and not all(when[step.expected[0]] > when[o]
+                                                for o in step.outrank):
+                bad.append(f"seed {d.seed}: the update of {step.key} is written before the "
+                           "value it replaces")
     for u in d.updates:
         f = facts[u.fact]
-        check(f"update of fact {u.fact}", f.subject, f.relation, [f.item.id, u.item.id])
         if not u.item.timestamp > f.item.timestamp or u.value == f.value:
             bad.append(f"seed {d.seed}: the update of fact {u.fact} is not later or not new")
         if u.question == f.question and d.stats.get("hard"):
             bad.append(f"seed {d.seed}: the update of fact {u.fact} is asked as its probe was")
-    store(c.item for c in d.corroborations)
     for c in d.corroborations:
         f = facts[c.fact]
-        check(f"corroboration of fact {c.fact}", f.subject, f.relation, [f.item.id, c.item.id])
         if c.item.source == f.item.source or st.get(c.item.id, f).value != f.value:
             bad.append(f"seed {d.seed}: the restatement of fact {c.fact} is not the same fact "
                        "from another source")
-    store(g.item for g in d.gate)
-    for i in d.reinforce:
-        check(f"reinforcement of fact {i}", facts[i].subject, facts[i].relation,
-              [facts[i].item.id])
+    for g in d.gate:  # a copy says what its original says
+        if g.copy_of is not None and g.copy_of in when and when[g.item.id] < when[g.copy_of]:
+            bad.append(f"seed {d.seed}: a gate copy is written before its original")
 
     for item in stored:
         if item.id not in st and item.text.strip():
@@ -118,7 +127,7 @@ def fairness_violations(d: ScenarioData, renders: Callable[[Statement], set[str]
         if _norm(s) in norms:
             bad.append(f"seed {d.seed}: {s!r} and {norms[_norm(s)]!r} are the same name")
         norms[_norm(s)] = s
-    questions = [(f.question, f.subject) for f in facts]
+    questions = [(q, f.subject) for f in facts for q in {f.question, f.reprobe_question}]
     questions += [(u.question, facts[u.fact].subject) for u in d.updates]
     questions += [(c.question, facts[c.fact].subject) for c in d.corroborations]
     for q, s in questions:

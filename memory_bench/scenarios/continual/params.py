@@ -36,7 +36,8 @@ CONTINUAL_PARAMETERS: tuple[Option, ...] = (
     _count("gate_empty", 20, "refusable: empty or whitespace"),
     _count("gate_short", 20, "refusable: under 3 words"),
     _count("gate_duplicate", 20, "refusable: exact duplicates of stored texts, same source"),
-    _count("gate_near_duplicate", 0, "refusable: stored facts reworded, same source"),
+    _count("gate_near_duplicate", 0, "refusable: stored facts reworded (by their own source "
+                                     "or another, as often)"),
     _count("gate_chitchat", 0, "refusable: content-free chat of 3+ words ('haha sure thing')"),
     _count("gate_boilerplate", 0, "refusable: signatures, disclaimers, notices"),
     _count("gate_fragment", 0, "refusable: sentences cut off before they state anything"),

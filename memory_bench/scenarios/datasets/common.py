@@ -30,6 +30,7 @@ from memory_bench.contract.items import Item
 from memory_bench.contract.options import Option
 from memory_bench.errors import BadInput
 from memory_bench.metrics.retrieval import ASK, TOP_K, WRITE
+from memory_bench.records import strictjson
 from memory_bench.scenarios.generators.overlap import DEFINITION, overlap_stats
 from memory_bench.scenarios.script import (
     UNBOUND_PREFIX,
@@ -54,6 +55,7 @@ __all__ = [
     "keep_questions_option",
     "mean_baseline",
     "overlap_caveat",
+    "quirk_list",
     "read_data_file",
     "require_path",
     "turn_time",
@@ -81,10 +83,12 @@ class DataFile:
 
     def json(self, what: str) -> Any:
         try:
-            return json.loads(self.text)
+            return strictjson.loads(self.text)
         except json.JSONDecodeError as exc:
             raise DatasetError(f"{self.name} is not JSON ({exc.msg} at line {exc.lineno}, "
                                f"column {exc.colno}): not a {what} file") from None
+        except strictjson.StrictJSONError as exc:
+            raise DatasetError(f"{self.name}: {exc}: not a {what} file") from None
 
 
 def require_path(params: Mapping[str, Any], what: str, where: str) -> Path:
@@ -187,6 +191,12 @@ def fold_stats(stats: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     return [s for s in stats.values() if isinstance(s, Mapping) and "file" in s]
 
 
+def quirk_list(seed_stats: Mapping[str, Any]) -> str:
+    """A fold's counted quirks as ``3 empty turns, 1 duplicate ids`` (empty for none)."""
+    counts = (seed_stats.get("quirks") or {}).get("counts") or {}
+    return ", ".join(f"{v} {k.replace('_', ' ')}" for k, v in counts.items())
+
+
 def mean_baseline(seeds: Sequence[Mapping[str, Any]]) -> dict[str, float]:
     """The recency rule's recall per tag and k, averaged over folds."""
     keys = {k for s in seeds for k in (s.get("recency_baseline") or {})}
@@ -271,7 +281,8 @@ class ScriptBuilder:
         self.steps.append(step)
 
     def ask(self, question: str, expected: Sequence[str], tag: str, category: str | None,
-            key: str, outrank: Sequence[str] = ()) -> None:
+            key: str, outrank: Sequence[str] = (),
+            answers: Sequence[str] | None = None) -> None:
         self.flush()
         recent = set(self.episode_items[-5:]), set(self.episode_items[-TOP_K:])
         if expected:
@@ -281,7 +292,8 @@ class ScriptBuilder:
             questions.append(question)
             texts.append("\n".join(self.texts[i] for i in expected))
         self.steps.append(Probe(question, tuple(expected), tag, category=category,
-                                outrank=tuple(outrank), key=key))
+                                outrank=tuple(outrank), key=key,
+                                answers=None if answers is None else tuple(answers)))
 
     def reset(self) -> None:
         """A new empty store for the next episode (nothing to reset before the first)."""
@@ -301,7 +313,7 @@ class ScriptBuilder:
                 **{tag: overlap_stats(q, t) for tag, (q, t) in sorted(self.asked.items())}}
 
     def script(self, seed: int, stats: dict[str, Any], file_sha256: str, *,
-               keep_questions: bool = True) -> Script:
+               keep_questions: bool = True, k: int | None = None) -> Script:
         """The script; its data hash covers what it writes and asks *and* the file's bytes.
         The statistics gain the recency rule's scores and the question overlap; without
         ``keep_questions`` the records keep a digest of each question, not its text."""
@@ -310,9 +322,10 @@ class ScriptBuilder:
         self.flush()
         while self.steps and isinstance(self.steps[-1], Reset):
             self.steps.pop()
-        script = Script(tuple(self.steps), k=TOP_K, seed=seed, stats=stats)
+        k = k or TOP_K
+        script = Script(tuple(self.steps), k=k, seed=seed, stats=stats)
         digest = canonical_hash({"script": script.data_hash, "file_sha256": file_sha256})
-        return Script(script.steps, k=TOP_K, seed=seed, data_hash=digest, stats=stats,
+        return Script(script.steps, k=k, seed=seed, data_hash=digest, stats=stats,
                       redact_questions=not keep_questions)
 
 

@@ -2,8 +2,8 @@
 
 One JSON object a line, each with a ``type``:
 
-- ``header`` (optional, first line only): ``format`` = ``memory-bench-jsonl/1``, and
-  free ``made_by`` / ``description``;
+- ``header`` (optional, first line only): ``format`` = ``memory-bench-jsonl/1``, free
+  ``made_by`` / ``description``, and ``k`` (hits asked of every query; default 10);
 - ``item``: ``id``, ``text``, ``source``, ``timestamp`` (ISO 8601 with a timezone),
   optional ``tags`` (strings the backend sees), ``region`` (default ``benchmark``) and
   ``category`` (an answer-key label the backend never sees);
@@ -12,7 +12,12 @@ One JSON object a line, each with a ``type``:
   ``tag`` (``ask``, the default; ``early``; ``abstain``; other tags are asked and kept
   in the records, not scored), ``outrank`` (ids it should rank below the expected
   ones), ``after`` (ask it right after this item is written, instead of where the line
-  stands) and ``needs`` (a capability; the probe is skipped without it);
+  stands), ``needs`` (a capability; the probe is skipped without it) and ``answers``
+  (the gold answer's phrases: answer containment and context tokens are recorded);
+  a probe with ``outrank``, whatever its tag, is an update (``updateWinRate``,
+  ``staleRate``), and the continual protocol's tags ``probe``/``reprobe`` are scored
+  as that protocol scores them (``recall1_before``, ``retention``), so that an
+  exported continual scenario run back scores as the scenario;
 - ``reset``: close the store; what follows goes into a new, empty one (an episode);
 - ``strength``: read the strength of ``ids`` (``label`` tells readings apart);
 - ``consolidate``: the backend's sleep.
@@ -37,6 +42,7 @@ from memory_bench.contract.capabilities import Capability
 from memory_bench.contract.items import parse_timestamp
 from memory_bench.contract.options import Option
 from memory_bench.metrics.retrieval import QUERY_TAGS
+from memory_bench.records import strictjson
 from memory_bench.scenarios.datasets.common import (
     DataFile,
     DatasetError,
@@ -74,16 +80,19 @@ PARAMETERS = (
     keep_questions_option(True, "off keeps your questions out of a result you share"),
 )
 _CAPS = {c.value for c in Capability}
-_STR, _LIST, _OBJ = "a string", "a list of strings", "an object"
+_STR, _LIST, _OBJ, _INT = "a string", "a list of strings", "an object", "an integer"
+# The continual protocol's probe tags this format also scores (metrics/continual.py).
+CONTINUAL_TAGS = ("probe", "reprobe", "update", "corroborate")
 # type -> field -> (required, kind)
 _FIELDS: dict[str, dict[str, tuple[bool, str]]] = {
-    "header": {"format": (True, _STR), "made_by": (False, _OBJ), "description": (False, _STR)},
+    "header": {"format": (True, _STR), "made_by": (False, _OBJ), "description": (False, _STR),
+               "k": (False, _INT)},
     "item": {"id": (True, _STR), "text": (True, _STR), "source": (True, _STR),
              "timestamp": (True, _STR), "tags": (False, _LIST), "category": (False, _STR),
              "region": (False, _STR)},
     "probe": {"question": (True, _STR), "expected": (True, _LIST), "category": (False, _STR),
               "key": (False, _STR), "tag": (False, _STR), "outrank": (False, _LIST),
-              "after": (False, _STR), "needs": (False, _STR)},
+              "after": (False, _STR), "needs": (False, _STR), "answers": (False, _LIST)},
     "reset": {},
     "strength": {"ids": (True, _LIST), "label": (True, _STR), "tag": (False, _STR)},
     "consolidate": {"tag": (False, _STR)},
@@ -129,6 +138,8 @@ def _kind_ok(value: Any, kind: str) -> bool:
         return isinstance(value, str)
     if kind == _LIST:
         return isinstance(value, list) and all(isinstance(v, str) for v in value)
+    if kind == _INT:
+        return isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 1000
     return isinstance(value, dict)
 
 
@@ -208,13 +219,16 @@ def parse_lines(text: str) -> tuple[Parsed | None, list[Problem]]:
     """The file's lines, checked; ``(None, problems)`` when it has any problem."""
     problems: list[Problem] = []
     raw: list[tuple[int, dict[str, Any]]] = []
-    for n, line in enumerate(text.splitlines(), start=1):
+    for n, line in enumerate(strictjson.json_lines(text), start=1):
         if not line.strip():
             continue
         try:
-            doc = json.loads(line)
+            doc = strictjson.loads(line)
         except json.JSONDecodeError as exc:
             problems.append(Problem(n, f"not JSON: {exc.msg} (column {exc.colno})"))
+            continue
+        except strictjson.StrictJSONError as exc:
+            problems.append(Problem(n, f"not JSON we read: {exc}"))
             continue
         found = _line_problems(n, doc, first=not raw and not problems)
         problems += [Problem(n, m) for m in found]
@@ -223,7 +237,7 @@ def parse_lines(text: str) -> tuple[Parsed | None, list[Problem]]:
     header = raw[0][1] if raw and raw[0][1]["type"] == "header" else None
     body = raw[1:] if header else raw
     if not body and not problems:
-        problems.append(Problem(max(1, len(text.splitlines())),
+        problems.append(Problem(max(1, len(strictjson.json_lines(text))),
                                 "no item: a file needs at least one item and one probe"))
     episode, episodes, lines = 0, [], []
     item_at: dict[tuple[int, str], int] = {}
@@ -273,7 +287,7 @@ def _validate_cached(data_file: DataFile) -> tuple[Parsed | None, list[Problem]]
 
 def load(params: Mapping[str, Any]) -> tuple[DataFile, Parsed]:
     data_file = read_data_file(require_path(params, "a memory-bench-jsonl/1 file",
-                                            "see the README's 'Real datasets'"))
+                                            "see docs/datasets.md"))
     parsed, problems = validate(data_file)
     if parsed is None:
         raise DatasetError(f"{data_file.name} is not a valid {FORMAT} file: {len(problems)} "
@@ -321,10 +335,11 @@ def generate(params: Mapping[str, Any], seed: int) -> Script:
                          f.get("tag", "ask"), category=f.get("category"),
                          outrank=tuple(map(harness, f.get("outrank", ()))),
                          key=f"e{line.episode}/{f.get('key') or f'line-{line.n}'}",
-                         needs=Capability(f["needs"]) if f.get("needs") else None)
+                         needs=Capability(f["needs"]) if f.get("needs") else None,
+                         answers=tuple(f["answers"]) if "answers" in f else None)
             if step.tag in QUERY_TAGS and step.needs is None:
                 b.ask(step.question, step.expected, step.tag, step.category, step.key,
-                      step.outrank)  # tracked for the recency baseline
+                      step.outrank, step.answers)  # tracked for the recency baseline
             else:
                 b.step(step)
         elif line.type == "strength":
@@ -336,10 +351,13 @@ def generate(params: Mapping[str, Any], seed: int) -> Script:
     stats = {"file": data_file.stats(), "fold": seed, "folds": folds,
              "episodes": len(episodes), "items": b.n, "empty_items": empty,
              "probes": dict(sorted(tags.items())),
-             "unscored_probes": {t: n for t, n in sorted(tags.items()) if t not in QUERY_TAGS},
+             "unscored_probes": {t: n for t, n in sorted(tags.items())
+                                 if t not in (*QUERY_TAGS, *CONTINUAL_TAGS)},
              "file_totals": {"episodes": parsed.episodes, "items": parsed.count("item"),
                              "probes": parsed.count("probe")}}
-    return b.script(seed, stats, data_file.sha256, keep_questions=params["keep_questions"])
+    k = (parsed.header or {}).get("k")
+    return b.script(seed, stats, data_file.sha256, keep_questions=params["keep_questions"],
+                    k=k)
 
 
 def caveats(params: Mapping[str, Any], stats: Mapping[str, Any]) -> list[str]:
@@ -382,7 +400,7 @@ def script_records(script: Script, made_by: Mapping[str, Any]) -> Iterator[dict[
     def own(item_id: str) -> str:
         return item_id[len(prefix):] if item_id.startswith(prefix) else item_id
 
-    yield {"type": "header", "format": FORMAT, "made_by": dict(made_by)}
+    yield {"type": "header", "format": FORMAT, "made_by": dict(made_by), "k": script.k}
     for step in script.steps:
         if isinstance(step, Write):
             for n, item in enumerate(step.items):
@@ -407,6 +425,8 @@ def script_records(script: Script, made_by: Mapping[str, Any]) -> Iterator[dict[
                 rec["outrank"] = [own(i) for i in step.outrank]
             if step.needs is not None:
                 rec["needs"] = step.needs.value
+            if step.answers is not None:
+                rec["answers"] = list(step.answers)
             yield rec
         elif isinstance(step, ReadStrength):
             yield {"type": "strength", "ids": [own(i) for i in step.ids], "label": step.label,

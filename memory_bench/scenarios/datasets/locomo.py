@@ -28,6 +28,7 @@ from typing import Any
 
 from memory_bench.contract.options import Option
 from memory_bench.metrics.retrieval import ABSTAIN, ASK, EARLY
+from memory_bench.scenarios.answers import normalise
 from memory_bench.scenarios.datasets.common import (
     DataFile,
     DatasetError,
@@ -41,10 +42,12 @@ from memory_bench.scenarios.datasets.common import (
     keep_questions_option,
     mean_baseline,
     overlap_caveat,
+    quirk_list,
     read_data_file,
     require_path,
     turn_time,
 )
+from memory_bench.scenarios.datasets.locomo_audit import Audit, Correction, load_audit
 from memory_bench.scenarios.script import Script
 
 __all__ = ["CATEGORIES", "PARAMETERS", "caveats", "check", "generate", "parse"]
@@ -54,6 +57,9 @@ CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 
 PARAMETERS = (
     Option("path", str, None, "the LoCoMo file (locomo10.json); recorded as given, so give a "
            "relative path in a result you publish"),
+    Option("audit", str, "", "the LoCoMo audit's errors.json (dial481/locomo-audit, CC BY-NC "
+           "4.0) or its checkout: ask for the corrected evidence, score the corrected answer "
+           "(empty: LoCoMo's own key)"),
     Option("folds", int, 10, "disjoint folds of the conversations, one per seed (10: one "
            "conversation per seed)", minimum=1, maximum=1000),
     Option("write_batch", int, 32, "turns per write call (a call also ends with its session)",
@@ -85,6 +91,7 @@ class Question:
     question: str
     category: int
     evidence: tuple[str, ...]  # dia ids that name a written turn
+    answer: str | None = None  # the gold answer (the audit's, where it corrects it)
 
 
 @dataclass(frozen=True)
@@ -102,6 +109,7 @@ class LoCoMo:
     turns: int
     questions: int  # categories 1-4, asked early and late
     abstain: int  # category 5, asked once, apart
+    answer_key: dict[str, Any]  # which key: LoCoMo's own, or corrected by the audit
 
 
 def _date(raw: Any) -> datetime | None:
@@ -207,7 +215,26 @@ def _evidence(raw: Any, written: set[str], quirks: Quirks, where: str) -> tuple[
     return tuple(out)
 
 
-def _questions(sample: str, qa: Any, written: set[str], quirks: Quirks) -> list[Question]:
+def _corrected(q: Mapping[str, Any], fix: Correction | None, text: str,
+               applied: Quirks, where: str) -> tuple[Any, Any]:
+    """The evidence and answer to use: the audit's where its entry names this question."""
+    answer = q.get("answer")
+    if fix is None:
+        return q.get("evidence"), answer
+    if fix.question != normalise(text):
+        applied.add("entries_not_matching_the_question", where)
+        return q.get("evidence"), answer
+    applied.add("entries_applied")
+    if set(fix.evidence) != set(fix.cited):
+        applied.add("evidence_corrected")
+    if fix.answer is not None and fix.answer != fix.golden:
+        applied.add("answers_corrected")
+        answer = fix.answer
+    return list(fix.evidence), answer
+
+
+def _questions(sample: str, qa: Any, written: set[str], quirks: Quirks,
+               fixes: Mapping[int, Correction], applied: Quirks) -> list[Question]:
     if not isinstance(qa, list):
         raise DatasetError(f"conversation {sample}: 'qa' is not a list")
     seen: set[str] = set()
@@ -227,16 +254,18 @@ def _questions(sample: str, qa: Any, written: set[str], quirks: Quirks) -> list[
             quirks.add("duplicate_questions", where)  # the text stays in the user's file
             continue
         seen.add(text)
-        evidence = _evidence(q.get("evidence"), written, quirks, where)
+        raw, answer = _corrected(q, fixes.get(i), text, applied, where)
+        evidence = _evidence(raw, written, quirks, where)
         if not evidence:
             quirks.add("questions_without_evidence", where)
             continue
-        out.append(Question(i, text, category, evidence))
+        answer = None if answer is None or category == 5 else str(answer).strip() or None
+        out.append(Question(i, text, category, evidence, answer))
     return out
 
 
 @lru_cache(maxsize=2)  # check and every seed of a run parse the file once
-def parse(data_file: DataFile) -> LoCoMo:
+def parse(data_file: DataFile, audit: Audit | None = None) -> LoCoMo:
     """The file as conversations; raises DatasetError when it is not a LoCoMo file."""
     doc = json_array(data_file, "LoCoMo", "conversations", "conversation",
                      {"haystack_sessions": "a LongMemEval file? use --scenario longmemeval"})
@@ -244,6 +273,8 @@ def parse(data_file: DataFile) -> LoCoMo:
     quirks = Quirks()
     convs = []
     ids: set[str] = set()
+    fixes = audit.by_question() if audit is not None else {}
+    applied = Quirks()
     for i, sample in enumerate(doc):
         if not isinstance(sample["conversation"], Mapping):
             raise DatasetError(f"{name} is not a LoCoMo file: element {i}'s 'conversation' "
@@ -254,18 +285,28 @@ def parse(data_file: DataFile) -> LoCoMo:
             sid = f"{sid}#{i}"
         ids.add(sid)
         sessions, written = _sessions(sid, sample["conversation"], quirks)
-        questions = _questions(sid, sample.get("qa", []), written, quirks)
+        mine = {c.index: c for (n, _), c in fixes.items() if n == i}
+        questions = _questions(sid, sample.get("qa", []), written, quirks, mine, applied)
         convs.append(Conversation(sid, tuple(sessions), tuple(questions)))
     turns = sum(len(s.turns) for c in convs for s in c.sessions)
     if not turns:
         raise DatasetError(f"{name} is not a LoCoMo file: no conversation has a turn")
     asked = [q for c in convs for q in c.questions]
+    key: dict[str, Any] = {"used": "locomo"}
+    if audit is not None:
+        counts = applied.to_dict()
+        unknown = sum(n >= len(doc) for n, _ in fixes)
+        key = {"used": "locomo-audit", "audit": audit.stats(), **counts["counts"],
+               "entries_naming_no_conversation": unknown}
+        if counts["examples"]:
+            key["examples"] = counts["examples"]
     return LoCoMo(data_file, tuple(convs), quirks.to_dict(), turns,
-                  sum(q.category != 5 for q in asked), sum(q.category == 5 for q in asked))
+                  sum(q.category != 5 for q in asked), sum(q.category == 5 for q in asked), key)
 
 
 def load(params: Mapping[str, Any]) -> LoCoMo:
-    return parse(read_data_file(require_path(params, "the LoCoMo file", WHERE)))
+    audit = load_audit(params["audit"]) if params.get("audit") else None
+    return parse(read_data_file(require_path(params, "the LoCoMo file", WHERE)), audit)
 
 
 def check(params: Mapping[str, Any]) -> str | None:
@@ -273,6 +314,9 @@ def check(params: Mapping[str, Any]) -> str | None:
         data = load(params)
     except DatasetError as exc:
         return str(exc)
+    if not any(q.evidence for c in data.conversations for q in c.questions):
+        return (f"{data.file.name}: no question names evidence that is in the file: "
+                "nothing to score (every metric would be empty)")
     return check_folds(params["folds"], len(data.conversations), "conversations",
                        data.file.name)
 
@@ -303,7 +347,8 @@ def _conversation(b: ScriptBuilder, conv: Conversation) -> dict[str, int]:
     for q in conv.questions:
         tag = ABSTAIN if q.category == 5 else ASK
         b.ask(q.question, [ids[d] for d in q.evidence], tag, CATEGORIES[q.category],
-              f"{conv.sample_id}/q{q.index}")
+              f"{conv.sample_id}/q{q.index}",
+              answers=None if tag == ABSTAIN else (q.answer,) if q.answer else ())
     b.reset()
     return {"turns": len(ids), "questions": sum(q.category != 5 for q in conv.questions),
             "abstain": sum(q.category == 5 for q in conv.questions)}
@@ -324,6 +369,7 @@ def generate(params: Mapping[str, Any], seed: int) -> Script:
         "file_totals": {"conversations": len(data.conversations), "turns": data.turns,
                         "questions": data.questions, "abstain_questions": data.abstain},
         "quirks": data.quirks,
+        "answer_key": data.answer_key,
     }
     return b.script(seed, stats, data.file.sha256, keep_questions=params["keep_questions"])
 
@@ -344,9 +390,9 @@ def caveats(params: Mapping[str, Any], stats: Mapping[str, Any]) -> list[str]:
         "are over folds, and a mean over folds weights each fold equally, not each question "
         "(published LoCoMo figures average over questions).",
     ]
-    counts = (first.get("quirks") or {}).get("counts") or {}
-    if counts:
-        parts = ", ".join(f"{v} {k.replace('_', ' ')}" for k, v in counts.items())
+    out.append(_key_caveat(first.get("answer_key") or {"used": "locomo"}))
+    parts = quirk_list(first)
+    if parts:
         out.append(f"Quirks of the file, counted, not fatal: {parts}. Evidence ids that name "
                    "no turn are dropped from their question; a question left with none is not "
                    "asked; a duplicate question is asked once (data_stats lists examples).")
@@ -365,6 +411,22 @@ def caveats(params: Mapping[str, Any], stats: Mapping[str, Any]) -> list[str]:
                "right answer is that the conversation does not say, which retrieval alone "
                "cannot give. Recall counts a question when any (or every) evidence turn is "
                "among the hits; LoCoMo's own scores are answer F1 of a language model, which "
-               "this does not measure.")
+               "this does not measure. answer@k is the proxy that can run here: the "
+               "normalised gold answer contained in one of the top k turns.")
     return out
+
+
+def _key_caveat(key: Mapping[str, Any]) -> str:
+    """Which answer key a run used, and how much of the audit it applied."""
+    if key.get("used") != "locomo-audit":
+        return ("Answer key: LoCoMo's own evidence and answers (no audit given; "
+                "--set audit=errors.json applies dial481/locomo-audit's corrections).")
+    files = ", ".join(f"`{f['name']}` (sha256 {f['sha256'][:12]}…)"
+                      for f in key["audit"]["files"])
+    return (f"Answer key: LoCoMo corrected by the audit (dial481/locomo-audit) {files}: "
+            f"{key.get('entries_applied', 0)} of its {key['audit']['entries']} entries "
+            f"applied, {key.get('evidence_corrected', 0)} with corrected evidence and "
+            f"{key.get('answers_corrected', 0)} with a corrected answer; "
+            f"{key.get('entries_not_matching_the_question', 0)} entries named a question "
+            "whose text differs and were not applied.")
 

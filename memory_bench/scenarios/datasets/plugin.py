@@ -22,6 +22,8 @@ _DESCRIPTIONS = {
                    "chat history, as turns or sessions",
     "jsonl": "your own items and questions in the memory-bench-jsonl/1 format "
              "(--set path=FILE; `memory-bench validate FILE` checks it)",
+    "beam": "BEAM's long chats (--set path=BEAM-CHECKOUT, tier=100K|500K|...): every message "
+            "an item, one store per chat; knowledge updates scored as updates",
 }
 
 
@@ -43,17 +45,41 @@ def _bound(name: str) -> dict[str, Any]:
     return {"generate": generate, "check": check, "caveats": caveats}
 
 
+def _extra_metrics(name: str) -> tuple:
+    """What a dataset scores beyond ranked retrieval: updates wherever a probe names an
+    old statement to outrank, answers where the data has gold answers, and the
+    continual protocol's metrics on a JSONL file exported from it."""
+    from memory_bench.metrics.answers import answer_metrics
+    from memory_bench.metrics.continual import CONTINUAL_METRICS
+    from memory_bench.metrics.retrieval import ABSTAIN, ASK
+    from memory_bench.metrics.updates import abstention_metrics, conflict_metrics, update_metrics
+
+    if name == "beam":
+        return (*update_metrics((ASK,), per_category=False), *conflict_metrics(ASK),
+                *answer_metrics(ASK), *abstention_metrics(ABSTAIN))
+    if name == "locomo":
+        return (*update_metrics((ASK,), section="other"), *answer_metrics(ASK))
+    if name == "jsonl":
+        own = {"recall1_before", "recall5_before", "recall1_after", "retention",
+               "provenanceAccuracy", "provenanceUpdate", "provenanceSources"}
+        return (*update_metrics((ASK, "update")),
+                *(m for m in CONTINUAL_METRICS if m.name in own), *answer_metrics(ASK))
+    return update_metrics((ASK,), section="other")
+
+
 @hookimpl
 def memory_bench_register_scenarios(registry: ScenarioRegistry) -> None:
     from memory_bench.metrics.retrieval import retrieval_metrics
 
-    early = {"locomo": True, "longmemeval": False, "jsonl": True}
+    early = {"locomo": True, "longmemeval": False, "jsonl": True, "beam": False}
     final = {"locomo": "late"}
     for name, description in _DESCRIPTIONS.items():
+        module = _module(name)
         registry.add(
             name, description=description, version=VERSION,
-            parameters=_module(name).PARAMETERS,
-            metrics=retrieval_metrics(early=early[name], final=final.get(name, "")),
-            seed_count=lambda params: params["folds"],
+            parameters=module.PARAMETERS,
+            metrics=(*retrieval_metrics(early=early[name], final=final.get(name, "")),
+                     *_extra_metrics(name)),
+            seed_count=getattr(module, "seed_count", lambda params: params["folds"]),
             **_bound(name),
         )

@@ -2,13 +2,17 @@
 
 Refusable kinds hold nothing a memory should keep: no text (``empty``), under
 three words (``short``), a stored text re-sent by its own source
-(``duplicate``), a stored fact reworded by its own source
-(``near_duplicate``), content-free chat of three words or more (``chitchat``),
+(``duplicate``), a stored fact reworded, by its own source or by another
+one as often (``near_duplicate``), content-free chat of three words or more (``chitchat``),
 signatures and notices (``boilerplate``), a sentence cut off before it states
 anything (``fragment``). Accepted kinds are real facts about new subjects:
 ``clean`` and ``clean_short`` ("Ivo resigned.", "Ann is 34."), so that a rule
 that refuses whatever is short pays for it. Only the first three kinds are what
 a trivial rule-based gate (empty, short, exact duplicate) catches.
+
+Every text but an exact duplicate's gets its surface form (final mark, initial
+case) from the one distribution every other item draws from
+(``common.surface``), so no kind reads from its form.
 
 Duplicates copy *noise* items, never probed facts: a copy of a fact would give
 its question a second right answer. A generator supplies the texts that depend
@@ -93,6 +97,13 @@ def build_gate(p: ContinualParams, rng: random.Random, stamp: ItemStamper,
             make = texts.clean if kind == "clean" else texts.clean_short
             cases += [(kind, *make(), None) for _ in range(n)]
     rng.shuffle(cases)
-    return [GateCase(stamp(text, tags, source=None if of is None else of.source), kind,
-                     None if of is None else of.id)
-            for kind, text, tags, of in cases]
+    out = []
+    near = 0
+    for kind, text, tags, of in cases:
+        source, avoid = (None, ()) if of is None else (of.source, ())
+        if kind == "near_duplicate":  # from its original's source every other time
+            near += 1
+            source, avoid = (of.source, ()) if near % 2 else (None, (of.source,))
+        item = stamp(text, tags, source=source, avoid=avoid, form=kind != "duplicate")
+        out.append(GateCase(item, kind, None if of is None else of.id))
+    return out

@@ -11,9 +11,9 @@ fact's wording and names a subject nobody else shares). Here:
   employer, and the birthplaces of four people with almost her name;
 - **questions paraphrase** the relation: no question shares a content word or a
   word stem with a fact or update template of its relation (hard_relations.py);
-- **updates** are stated with another template than the old fact (an update
-  template or a different fact template) and asked with a question other than
-  the fact's probe;
+- **updates** are stated with another fact template than the old fact (no
+  stock update phrase) and asked with a question other than the fact's probe
+  and re-probe; a re-probe, too, asks in other words than the probe;
 - **noise**: those same-family distractors, plus unrelated people and
   unrelated companies and towns;
 - **gate**: every kind in ``gate.py`` the scenario asks for.
@@ -40,7 +40,7 @@ from memory_bench.scenarios.continual.data import (
 )
 from memory_bench.scenarios.continual.params import HardParams as Params
 from memory_bench.scenarios.generators import vocab
-from memory_bench.scenarios.generators.common import ItemStamper, pick_reinforced
+from memory_bench.scenarios.generators.common import ItemStamper, other_index, pick_reinforced
 from memory_bench.scenarios.generators.common import sentence as _cap
 from memory_bench.scenarios.generators.gate import (
     GateTexts,
@@ -229,9 +229,10 @@ def generate(p: Params, seed: int) -> ScenarioData:
     for subject, rel in probed:
         item = w.fact(rel, subject)
         q = rng.randrange(len(rel.questions))
+        r = other_index(rng, len(rel.questions), (q,))
         facts.append(Fact(item, _cap(rel.questions[q].format(s=subject)), subject, rel.name,
-                          w.stated[item.id].value))
-        asked_with.append(q)
+                          w.stated[item.id].value, _cap(rel.questions[r].format(s=subject))))
+        asked_with.append((q, r))
 
     unrelated = p.noise - len(family_noise)
     n_people = round(unrelated * p.unrelated_people)
@@ -263,7 +264,7 @@ def generate(p: Params, seed: int) -> ScenarioData:
         f = facts[what]
         item = _restate(rng, w, f.item)
         rel = _BY_NAME[f.relation]
-        q = _other(rng, len(rel.questions), asked_with[what])
+        q = other_index(rng, len(rel.questions), asked_with[what])
         updates.append(Update(what, item, _cap(rel.questions[q].format(s=f.subject)),
                               w.stated[item.id].value))
     updates.sort(key=lambda u: u.fact)
@@ -277,7 +278,7 @@ def generate(p: Params, seed: int) -> ScenarioData:
         old = w.template[f.item.id]
         t = old if n % 2 == 0 else _other(rng, len(rel.facts), old)
         item = w.fact(rel, f.subject, f.value, t, avoid=(f.item.source,))
-        q = _other(rng, len(rel.questions), asked_with[fi])
+        q = other_index(rng, len(rel.questions), asked_with[fi])
         corroborations.append(Corroboration(fi, item, _cap(rel.questions[q].format(s=f.subject))))
 
     gate = build_gate(p, rng, w.stamp, noise, _gate_texts(p, rng, w, people))
@@ -306,12 +307,13 @@ def generate(p: Params, seed: int) -> ScenarioData:
 
 
 def _restate(rng: random.Random, w: _Writer, old: Item) -> Item:
-    """A new value for what ``old`` states, in an update template or a fact template
-    other than ``old``'s, from another source."""
+    """A new value for what ``old`` states, in a fact template other than ``old``'s, from
+    another source. Never an update template: their stock phrases ("has moved and now
+    lives in") would tell an update from a fact by its words alone."""
     st = w.stated[old.id]
     rel = _BY_NAME[st.relation]
     value = w.value(rel, other_than=st.value)
-    forms = [*rel.updates, *(t for i, t in enumerate(rel.facts) if i != w.template[old.id])]
+    forms = [t for i, t in enumerate(rel.facts) if i != w.template[old.id]]
     return w.say(rel, st.subject, value, _fill(rng.choice(forms), st.subject, value),
                  avoid=(old.source,))
 

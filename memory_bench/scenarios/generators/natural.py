@@ -11,11 +11,12 @@ easier than retrieval on prose") and §5.3 asks for a real corpus. Here:
 - its **question** asks by a *synonym* from the same synset that the fact's text
   does not contain and that shares no word with the fact's word: "What does
   handgrip mean?". The synonym has exactly one sense in all of WordNet, so the
-  question has one answer, and no other stored item names it as a word;
+  question has one answer, and no other stored item names it as a word; the
+  **re-probe** asks by a second such synonym, in another frame;
 - **noise** states other senses of other words, with the same frames;
 - an **update** gives the fact's word a different real sense of that same word
-  (WordNet polysemy) with a later timestamp, and asks "What does grip mean
-  now?";
+  (WordNet polysemy) with a later timestamp, in the fact frames, and asks
+  "What does grip mean?" (no stock update phrase, no "now");
 - **gate** items are real text: clean = further WordNet senses, duplicate =
   exact copies of stored noise, short = a WordNet word or two-word term,
   empty = whitespace.
@@ -50,8 +51,9 @@ __all__ = ["MAX_FACTS", "MAX_SENSES", "RELATION", "capacity_error", "generate"]
 
 RELATION = "meaning"
 # Checked by tests/test_natural_generator.py: generation succeeds for every seed tried at
-# these limits, with room to spare (about 2,400 synsets qualify as facts, 13,357 in all).
-MAX_FACTS = 500
+# these limits, with room to spare (732 synsets qualify as facts, with two synonyms to ask
+# by; 13,357 in all).
+MAX_FACTS = 300
 MAX_SENSES = 5000  # synsets one seed draws: 2 per fact, noise, gate short and clean
 _WORD = re.compile(r"^[a-z][a-z' -]*[a-z]$")
 
@@ -113,8 +115,10 @@ class _Draw:
     def take(self, s: Synset) -> None:
         self.used |= {w.lower() for w in s.words}
 
-    def facts(self, n: int) -> list[tuple[Synset, str, str, Synset]]:
-        """n (sense, fact word, question word, other sense of the fact word)."""
+    def facts(self, n: int) -> list[tuple[Synset, str, str, str, Synset]]:
+        """n (sense, fact word, question word, re-probe word, other sense of the fact
+        word). The re-probe asks by a second synonym: rewording "What does handgrip mean?"
+        keeps its one content word, which a cache of similar questions reads."""
         candidates = [s for s in self.c.synsets if _pairs(self.c, s)]
         self.rng.shuffle(candidates)
         out = []
@@ -123,20 +127,25 @@ class _Draw:
                 break
             if not self.free(s):
                 continue
-            options = []
+            asked: dict[str, list[str]] = {}
             for a, b in _pairs(self.c, s):
+                asked.setdefault(a, []).append(b)
+            options = []
+            for a, bs in asked.items():
+                if len(bs) < 2:
+                    continue
                 others = [
                     o
                     for o in _senses_of(self.c, a)
                     if o is not s and self.free(o, allow=a) and o.definition != s.definition
                 ]
-                options += [(a, b, o) for o in others]
+                options += [(a, b, b2, o) for b in bs for b2 in bs if b2 != b for o in others]
             if not options:
                 continue
-            a, b, other = self.rng.choice(options)
+            a, b, b2, other = self.rng.choice(options)
             self.take(s)
             self.take(other)
-            out.append((s, a, b, other))
+            out.append((s, a, b, b2, other))
         if len(out) < n:
             raise RuntimeError(f"natural generator: only {len(out)} of {n} facts could be drawn")
         return out
@@ -176,12 +185,15 @@ def generate(s: Params, seed: int) -> ScenarioData:
         return made
 
     picked = draw.facts(s.facts)
-    facts, asked = [], []
-    for sense, a, b, _ in picked:
-        text = phrasing.fact_text(rng, a, sense, avoid=b)
+    facts, asked, reasked = [], [], []
+    for sense, a, b, b2, _ in picked:
+        text = phrasing.fact_text(rng, a, sense, avoid=(b, b2))
         question = phrasing.probe_question(rng, b)
-        facts.append(Fact(item(text, a, sense), question, a, RELATION, sense.definition))
+        reprobe = phrasing.probe_question(rng, b2, other_than=(question,))
+        facts.append(Fact(item(text, a, sense), question, a, RELATION, sense.definition,
+                          reprobe))
         asked.append(b)
+        reasked.append(b2)
 
     noise = [
         item(phrasing.fact_text(rng, w, sense), w, sense)
@@ -190,8 +202,8 @@ def generate(s: Params, seed: int) -> ScenarioData:
 
     updates = []
     for fi in sorted(rng.sample(range(len(facts)), s.updates)):
-        f, other = facts[fi], picked[fi][3]
-        text = phrasing.update_text(rng, f.subject, other)
+        f, other = facts[fi], picked[fi][4]
+        text = phrasing.update_text(rng, f.subject, other, avoid=(asked[fi], reasked[fi]))
         question = phrasing.update_question(rng, f.subject)
         new = item(text, f.subject, other, avoid=(f.item.source,))
         updates.append(Update(fi, new, question, other.definition))
@@ -202,8 +214,8 @@ def generate(s: Params, seed: int) -> ScenarioData:
     for n, fi in enumerate(restated):
         f, (word, sense) = facts[fi], senses[facts[fi].item.id]
         # Half word for word, half in another frame; always from another source.
-        text = f.item.text if n % 2 == 0 else phrasing.fact_text(rng, word, sense,
-                                                                  avoid=asked[fi])
+        text = f.item.text if n % 2 == 0 else phrasing.fact_text(
+            rng, word, sense, avoid=(asked[fi], reasked[fi]))
         corroborations.append(Corroboration(fi, item(text, word, sense,
                                                      avoid=(f.item.source,)), f.question))
 

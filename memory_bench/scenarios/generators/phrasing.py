@@ -3,8 +3,8 @@
 The content of every fact is WordNet's own prose (definition, and often a real
 example sentence); only a short frame around it is ours. The frames are chosen
 so that fact and question frames share no content word ("mean", "term",
-"refer", "define", "now", "current" occur only in questions; "denotes",
-"word for", "name for", "correction", "usage" only in facts and updates):
+"refer", "define" occur only in questions; "denotes", "word for", "name for"
+only in facts and updates), and updates use the fact frames and questions:
 what a question shares with its fact is then WordNet's text and nothing the
 harness put there.
 """
@@ -49,18 +49,10 @@ PROBE_QUESTIONS = (
     "Can you explain what {w} is?",
     "What is the meaning of {w}?",
 )
-# An update gives the fact's own word a different real sense of it.
-UPDATE_FRAMES = (
-    "Correction: in these notes, {w} denotes {d}.",
-    "From today, {w} is to be read as {d}.",
-    "Our usage has changed: {w} names {d}.",
-    "Revised entry. {w}: {d}.",
-)
-UPDATE_QUESTIONS = (
-    "What does {w} mean now?",
-    "What is the current meaning of {w}?",
-    "What is {w} taken to mean these days?",
-)
+# An update gives the fact's own word a different real sense of it, in the fact frames
+# (no stock update phrase such as "Revised entry" or "From today"), and is asked with the
+# probe questions (no tense word such as "now" or "current": those would mark an update
+# question as one).
 
 
 def has_phrase(text: str, phrase: str) -> bool:
@@ -76,9 +68,12 @@ def _clean(definition: str) -> str:
     return definition.rstrip(" .;")
 
 
-def fact_text(rng: random.Random, word: str, s: Synset, avoid: str | None = None) -> str:
-    """A sentence stating sense ``s`` of ``word``; an example only if it lacks ``avoid``."""
-    examples = [e for e in s.examples if not (avoid and has_phrase(e, avoid))]
+def fact_text(rng: random.Random, word: str, s: Synset,
+              avoid: str | tuple[str, ...] | None = None) -> str:
+    """A sentence stating sense ``s`` of ``word``; an example only if it lacks every
+    phrase of ``avoid``."""
+    phrases = (avoid,) if isinstance(avoid, str) else tuple(avoid or ())
+    examples = [e for e in s.examples if not any(has_phrase(e, a) for a in phrases)]
     if examples and rng.random() < 0.5:
         frame = rng.choice(FACT_FRAMES_EXAMPLE)
         return _cap(frame.format(w=word, d=_clean(s.definition), e=rng.choice(examples)))
@@ -91,14 +86,20 @@ def fragment_text(rng: random.Random, word: str) -> str:
     return _cap(rng.choice([h for h in heads if len(h.split()) >= 3]).format(w=word))
 
 
-def update_text(rng: random.Random, word: str, s: Synset) -> str:
-    return _cap(rng.choice(UPDATE_FRAMES).format(w=word, d=_clean(s.definition)))
+def update_text(rng: random.Random, word: str, s: Synset,
+                avoid: str | tuple[str, ...] | None = None) -> str:
+    """The new sense of ``word``, in a fact frame; an example only if it lacks ``avoid``."""
+    return fact_text(rng, word, s, avoid)
 
 
-def probe_question(rng: random.Random, word: str) -> str:
-    return _cap(rng.choice(PROBE_QUESTIONS).format(w=word))
+def probe_question(rng: random.Random, word: str, other_than: tuple[str, ...] = ()) -> str:
+    """A question for ``word``'s meaning in a phrasing none of ``other_than`` uses."""
+    asked = [q.format(w=word) for q in PROBE_QUESTIONS]
+    free = [q for q in asked if _cap(q) not in other_than] or asked
+    return _cap(rng.choice(free))
 
 
-def update_question(rng: random.Random, word: str) -> str:
-    return _cap(rng.choice(UPDATE_QUESTIONS).format(w=word))
+def update_question(rng: random.Random, word: str, other_than: tuple[str, ...] = ()) -> str:
+    """An update is asked as any fact is: no "now", no "current"."""
+    return probe_question(rng, word, other_than)
 

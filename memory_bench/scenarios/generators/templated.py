@@ -23,7 +23,7 @@ from memory_bench.scenarios.continual.data import (
 )
 from memory_bench.scenarios.continual.params import ContinualParams as Params
 from memory_bench.scenarios.generators import vocab
-from memory_bench.scenarios.generators.common import ItemStamper, pick_reinforced
+from memory_bench.scenarios.generators.common import ItemStamper, other_index, pick_reinforced
 from memory_bench.scenarios.generators.common import sentence as _cap
 from memory_bench.scenarios.generators.gate import (
     GateTexts,
@@ -89,6 +89,7 @@ def generate(s: Params, seed: int) -> ScenarioData:
     names = NamePools(rng)
     stamp = ItemStamper(s.region, f"templated/{seed}", structured=s.structured)
     stated: dict[str, _Stated] = {}
+    asked_with: dict[str, tuple[int, int]] = {}  # fact id -> its probe and re-probe phrasings
 
     def state(rel: Relation, subj: str, value: str, template: int, **kw) -> Item:
         item = stamp(_cap(rel.facts[template].format(s=subj, v=value)), _tags(rel, subj), **kw)
@@ -98,8 +99,11 @@ def generate(s: Params, seed: int) -> ScenarioData:
     def make_fact(rel: Relation) -> Fact:
         subj, value = names.draw(rel.subject), names.draw(rel.value)
         item = state(rel, subj, value, rng.randrange(len(rel.facts)))
-        question = _cap(rng.choice(rel.questions).format(s=subj))
-        return Fact(item, question, subj, rel.name, value)
+        q = rng.randrange(len(rel.questions))
+        r = other_index(rng, len(rel.questions), (q,))
+        asked_with[item.id] = (q, r)
+        return Fact(item, _cap(rel.questions[q].format(s=subj)), subj, rel.name, value,
+                    _cap(rel.questions[r].format(s=subj)))
 
     facts = [make_fact(r) for r in _relations(rng, s.facts)]
     noise = [make_fact(r).item for r in _relations(rng, s.noise)]
@@ -110,10 +114,12 @@ def generate(s: Params, seed: int) -> ScenarioData:
         f = facts[fi]
         rel = by_name[f.relation]
         value = names.draw(rel.value)
-        text = _cap(rng.choice(rel.updates).format(s=f.subject, v=value))
-        item = stamp(text, _tags(rel, f.subject), avoid=(f.item.source,))
-        stated[item.id] = _Stated(rel, f.subject, value, -1)
-        updates.append(Update(fi, item, f.question, value))
+        # A fact template other than the old one's: no stock update phrase ("Corrected
+        # records now give ...") tells an update from a fact.
+        t = _other(rng, len(rel.facts), stated[f.item.id].template)
+        item = state(rel, f.subject, value, t, avoid=(f.item.source,))
+        q = other_index(rng, len(rel.questions), asked_with[f.item.id])
+        updates.append(Update(fi, item, _cap(rel.questions[q].format(s=f.subject)), value))
 
     reinforce, restated = pick_reinforced(rng, len(facts), {u.fact for u in updates},
                                           s.reinforce_cells, s.corroborations)

@@ -1,7 +1,8 @@
 """Growing a continual script's store to a given size with noise, hard distractors a fixed share.
 
-The base script's interference phase (its ``interfere`` writes) is replaced by
-``size - facts`` noise items, in this order of making and this mix:
+The base script's interference phase (its longest run of ``interfere`` writes, the
+bulk the re-probes are measured against) is replaced by enough noise items that
+the store holds ``size`` items after it, in this order of making and this mix:
 
 - ``hard_share`` of them (exactly ``round(hard_share * noise)``, spread evenly
   through the phase) are **near misses** of the facts (``rename.py``): a fact's
@@ -49,10 +50,12 @@ class GrowStats:
     hard: int
     facts_with_near_misses: int
     seconds: float
+    kept_noise: int = 0  # the base's noise outside the grown run (among facts and updates)
 
     def to_dict(self) -> dict[str, Any]:
         return {"noise": self.noise, "base_noise": self.base_noise, "renamed": self.renamed,
-                "hard": self.hard, "facts_with_near_misses": self.facts_with_near_misses}
+                "hard": self.hard, "facts_with_near_misses": self.facts_with_near_misses,
+                "kept_noise": self.kept_noise}
 
 
 def _spread(n: int, k: int) -> list[bool]:
@@ -61,13 +64,19 @@ def _spread(n: int, k: int) -> list[bool]:
 
 
 def _phase(steps: Sequence[Step], tag: str) -> tuple[int, int]:
-    """[start, end) of the one contiguous run of ``tag`` writes."""
-    idx = [i for i, s in enumerate(steps) if isinstance(s, Write) and s.tag == tag]
-    if not idx:
+    """[start, end) of the longest contiguous run of ``tag`` writes: the interference the
+    re-probes are measured against (the continual stream writes a share of its noise
+    among the facts and another among the updates, and the bulk in one run between)."""
+    runs: list[tuple[int, int]] = []
+    for i, s in enumerate(steps):
+        if isinstance(s, Write) and s.tag == tag:
+            if runs and runs[-1][1] == i:
+                runs[-1] = (runs[-1][0], i + 1)
+            else:
+                runs.append((i, i + 1))
+    if not runs:
         raise ScriptError(f"the base script has no {tag!r} writes to grow")
-    if idx != list(range(idx[0], idx[-1] + 1)):
-        raise ScriptError(f"the base script's {tag!r} writes are not one run of steps")
-    return idx[0], idx[-1] + 1
+    return max(runs, key=lambda r: (sum(len(s.items) for s in steps[r[0]:r[1]]), -r[0]))
 
 
 def grow(script: Script, *, size: int, hard_share: float, seed: int, write_batch: int,
@@ -98,7 +107,10 @@ def _grow(script: Script, *, size: int, hard_share: float, seed: int, write_batc
     base_noise = [i for s in steps[start:end] for i in s.items]  # type: ignore[union-attr]
     facts = [i for s in steps[:start] if isinstance(s, Write) and s.tag == facts_tag
              for i in s.items]
-    noise_n = size - len(facts)
+    # The noise written among the facts and among the updates stays, and counts.
+    others = [i for n, s in enumerate(steps) if isinstance(s, Write) and s.tag == interfere
+              and not start <= n < end for i in s.items]
+    noise_n = size - len(facts) - len(others)
     hard_n = round(hard_share * noise_n)
     if noise_n - hard_n < len(base_noise):
         raise ScriptError(f"size {size} leaves room for {noise_n - hard_n} noise items besides "
@@ -179,7 +191,7 @@ def _grow(script: Script, *, size: int, hard_share: float, seed: int, write_batc
     stats = GrowStats(noise=len(made), base_noise=len(base_noise),
                       renamed=len(made) - len(base_noise) - hard_made, hard=hard_made,
                       facts_with_near_misses=len(covered),
-                      seconds=time.perf_counter() - t_start)
+                      seconds=time.perf_counter() - t_start, kept_noise=len(others))
     out = Script(tuple(grown), k=script.k, seed=script.seed,
                  data_hash="sha256:" + digest.hexdigest(),
                  stats={**script.stats, "scale": stats.to_dict()}, prefix=script.prefix)

@@ -4,9 +4,8 @@ Noise at 10⁵–10⁶ items cannot come from name pools sized for a few thousan
 subjects, and must not be slower to make than the run that uses it. So the
 sweep makes it from a generator's own items, by renaming:
 
-- a **name token** is a capitalised word that occurs capitalised after the
-  first word of some text of the script and whose lower-case form never
-  occurs there ("Olsen", "Kellsport"; not "The", not "Records"); digit runs
+- a **name token** is a capitalised word whose lower-case form never occurs in
+  the script's texts ("Olsen", "Kellsport"; not "The", not "Records"); digit runs
   ("4471") are renamed too, digit by digit;
 - a **fresh** token is the first half of one name token joined to the second
   half of another ("Ol" + "bury"), never a token the script already holds, so
@@ -67,15 +66,14 @@ class NameSpace:
 
     def __init__(self, texts: Iterable[str], rng: random.Random) -> None:
         lower: set[str] = set()
-        later: set[str] = set()  # capitalised tokens seen after a text's first word
         held: set[str] = set()
         for text in texts:
             lower.update(_LOWER.findall(text))
-            for m in CAPITALISED.finditer(text):
-                held.add(m.group())
-                if m.start() > 0:
-                    later.add(m.group())
-        self.names = frozenset(t for t in later if t.lower() not in lower)
+            held.update(m.group() for m in CAPITALISED.finditer(text))
+        # A capitalised word seen only first in its texts is a name too when its lower-case
+        # form never occurs ("Kirsten" opening every text that names her), else a renamed
+        # item would keep it and name a fact's subject.
+        self.names = frozenset(t for t in held if t.lower() not in lower)
         self._held = frozenset(held | lower)
         heads, tails = set(), set()
         for t in sorted(self.names):

@@ -1,0 +1,108 @@
+"""The leaderboard: a static site of every run published under reports/.
+
+``build_site(reports_dir, out_dir)`` reads every result file with the project's own
+reader (``memory_bench.results.io``) and writes an index, a page per scenario with
+sortable tables (a small script of its own, no network), each run's plots and links
+to its report set, copied beside the pages so the directory can be served or opened
+anywhere. ``python -m memory_bench.site [REPORTS] [OUT]`` (``make site``) runs it.
+
+The output directory is the site's own: it is replaced whole by the next build,
+and a directory the builder did not make is never written into.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+from memory_bench.errors import BadInput
+from memory_bench.site.collect import Published, collect
+
+__all__ = ["MARKER", "SiteError", "SiteSummary", "build_site"]
+
+MARKER = ".memory-bench-site"  # in every directory build_site made: it may replace it
+STATIC = ("site.css", "sort.js")
+
+
+class SiteError(BadInput):
+    """Bad input to the builder: one line, nothing written."""
+
+
+@dataclass(frozen=True)
+class SiteSummary:
+    out_dir: Path
+    pages: tuple[str, ...]
+    runs: int
+    sweeps: int
+    skipped: tuple[tuple[str, str], ...]
+
+
+def _check(reports: Path, out: Path) -> None:
+    if not reports.is_dir():
+        raise SiteError(f"{reports} is not a directory of published results")
+    r, o = reports.resolve(), out.resolve()
+    if o == r or o.is_relative_to(r) or r.is_relative_to(o):
+        raise SiteError(f"the site ({out}) and the reports ({reports}) must not contain "
+                        "each other")
+    if out.exists() and (not out.is_dir() or (any(out.iterdir())
+                                              and not (out / MARKER).is_file())):
+        raise SiteError(f"{out} exists and is not a site built by memory-bench: "
+                        "it is never overwritten")
+
+
+def _copy_files(published: Published, dest: Path) -> dict[str, dict[str, str]]:
+    """Each run's and sweep's files into ``dest/files``; their links from the pages."""
+    files = dest / "files"
+    files.mkdir()
+    hrefs: dict[str, dict[str, str]] = {}
+    for entry in [*published.runs, *published.sweeps]:
+        links = {}
+        for kind, path in entry.files.items():
+            shutil.copyfile(path, files / path.name)
+            links[kind] = f"files/{path.name}"
+        hrefs[entry.stem] = links
+    return hrefs
+
+
+def build_site(reports_dir: Path, out_dir: Path) -> SiteSummary:
+    """Build the leaderboard of ``reports_dir`` into ``out_dir`` (replaced whole)."""
+    from memory_bench.site.pages import index_page, scenario_file, scenario_page
+
+    reports_dir, out_dir = Path(reports_dir), Path(out_dir)
+    _check(reports_dir, out_dir)
+    published = collect(reports_dir)
+    out_dir.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.", dir=out_dir.parent))
+    try:
+        os.chmod(tmp, 0o755)
+        hrefs = _copy_files(published, tmp)
+        for name in STATIC:
+            (tmp / name).write_bytes(resources.files(__package__).joinpath(
+                "static", name).read_bytes())
+        by_scenario = published.scenarios()
+        nav = [("Leaderboard", "index.html"),
+               *((name, scenario_file(name)) for name in by_scenario)]
+        pages = {"index.html": index_page(published, hrefs, nav)}
+        for name, runs in by_scenario.items():
+            sweeps = [s for s in published.sweeps if s.summary.get("scenario") == name]
+            pages[scenario_file(name)] = scenario_page(name, runs, sweeps, hrefs, nav)
+        for page, html in pages.items():
+            (tmp / page).write_text(html, encoding="utf-8")
+        (tmp / MARKER).write_text("built by memory_bench.site; replaced whole by the next "
+                                  "build\n")
+        old = None
+        if out_dir.exists():
+            old = out_dir.with_name(f".{out_dir.name}.old-{os.getpid()}")
+            out_dir.rename(old)
+        tmp.rename(out_dir)
+        if old is not None:
+            shutil.rmtree(old)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return SiteSummary(out_dir, tuple(pages), len(published.runs), len(published.sweeps),
+                       tuple(published.skipped))

@@ -1,0 +1,97 @@
+"""What is published under reports/: every result file read back with the project's own
+reader, the report files beside it, and the sweep summaries."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from memory_bench.results.io import ResultError, load_json, load_result
+from memory_bench.results.model import Result, ScenarioBlock
+from memory_bench.results.paths import report_paths
+
+__all__ = ["Published", "PublishedRun", "PublishedSweep", "collect"]
+
+# A sweep summary (memory_bench/sweep/summary.py) of any version; read as plain JSON, as
+# the sweep itself writes it, without importing the sweep runner.
+SWEEP_FAMILY = "memory-bench-sweep/"
+SWEEP_PLOTS = ("quality", "cost")
+
+
+@dataclass(frozen=True)
+class PublishedRun:
+    """One published result and the files of its report set that exist."""
+
+    stem: str
+    result: Result
+    files: dict[str, Path]  # json, md, html, csv, bars, quality-latency
+    sweep: str | None = None  # the stem of the sweep this size belongs to
+
+    @property
+    def scenario(self) -> ScenarioBlock:
+        return self.result.scenario
+
+
+@dataclass(frozen=True)
+class PublishedSweep:
+    stem: str
+    summary: dict[str, Any]
+    files: dict[str, Path]  # json, md, quality, cost
+
+
+@dataclass
+class Published:
+    runs: list[PublishedRun] = field(default_factory=list)
+    sweeps: list[PublishedSweep] = field(default_factory=list)
+    skipped: list[tuple[str, str]] = field(default_factory=list)  # (file name, why)
+
+    def scenarios(self) -> dict[str, list[PublishedRun]]:
+        """Runs by scenario name, scenarios in name order, runs newest first."""
+        out: dict[str, list[PublishedRun]] = {}
+        for run in sorted(self.runs, key=lambda r: r.stem, reverse=True):
+            out.setdefault(run.scenario.name, []).append(run)
+        return dict(sorted(out.items()))
+
+
+def _stem(path: Path) -> str:
+    name = path.name
+    return name[: -len(".json.gz")] if name.endswith(".json.gz") else name[: -len(".json")]
+
+
+def _existing(paths: dict[str, Path]) -> dict[str, Path]:
+    return {kind: p for kind, p in paths.items() if p.is_file()}
+
+
+def collect(reports: Path) -> Published:
+    """Read every ``*.json.gz`` and ``*.json`` directly under ``reports``.
+
+    A file that is not a result or a sweep summary is listed as skipped with the
+    reader's one-line reason, never silently dropped.
+    """
+    out = Published()
+    files = sorted(p for p in reports.iterdir()
+                   if p.is_file() and p.name.endswith((".json.gz", ".json")))
+    for path in files:
+        stem = _stem(path)
+        try:
+            if path.name.endswith(".json"):
+                doc = load_json(path)
+                if isinstance(doc, dict) and str(doc.get("schema", "")).startswith(SWEEP_FAMILY):
+                    siblings = {"json": path, "md": reports / f"{stem}.md",
+                                **{k: reports / f"{stem}-{k}.png" for k in SWEEP_PLOTS}}
+                    out.sweeps.append(PublishedSweep(stem, doc, _existing(siblings)))
+                    continue
+            result = load_result(path, merge_pairs=False)
+        except ResultError as exc:
+            out.skipped.append((path.name, str(exc).replace(str(reports), reports.name)))
+            continue
+        paths = report_paths(reports, stem)
+        siblings = {"json": path, "md": paths.md, "html": paths.html, "csv": paths.csv,
+                    **paths.plots}
+        out.runs.append(PublishedRun(stem, result, _existing(siblings)))
+    sweeps = {s.stem for s in out.sweeps}
+    out.runs = [PublishedRun(r.stem, r.result, r.files,
+                             next((s for s in sweeps if r.stem.startswith(f"{s}-size-")), None))
+                for r in out.runs]
+    return out

@@ -1,0 +1,137 @@
+"""The leaderboard site, built from real published files and looked at in headless Chromium.
+
+The inputs are copies of the smallest published report sets (the 2026-11-29 runs and
+one size of the scale sweep with its summary), so the site is built by the project's
+own reader from files a real run wrote.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from headless import Chromium, chromium_path
+
+from memory_bench.site import MARKER, SiteError, build_site
+from memory_bench.site.__main__ import main
+
+ROOT = Path(__file__).resolve().parent.parent
+REPORTS = ROOT / "reports"
+RUNS = ("2026-11-29-default-20261129T175509-43ab", "2026-11-29-natural-20261129T175734-20d2")
+SWEEP = "2026-12-01-sweep-scale-20261201T130122-78c5"
+WIDTHS = (1400, 390)
+
+
+@pytest.fixture(scope="module")
+def reports(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("reports")
+    names = [p for stem in (*RUNS, SWEEP) for p in REPORTS.glob(f"{stem}*")
+             if "-size-" not in p.name]
+    for p in [*names, REPORTS / f"{SWEEP}-size-1000000.json.gz"]:
+        shutil.copyfile(p, out / p.name)
+    (out / "notes.json").write_text('{"not": "a result"}\n')
+    return out
+
+
+@pytest.fixture(scope="module")
+def site(reports: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("built") / "leaderboard"
+    summary = build_site(reports, out)
+    assert summary.runs == 3 and summary.sweeps == 1
+    assert [name for name, _ in summary.skipped] == ["notes.json"]
+    return out
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if chromium_path() is None:
+        pytest.skip("chromium is not installed (Debian: apt-get install chromium; "
+                    "`make test` installs it when run as root)")
+    b = Chromium()
+    yield b
+    b.close()
+
+
+def test_site_has_a_page_per_scenario_and_the_report_sets(site: Path) -> None:
+    assert {p.name for p in site.glob("*.html")} == {
+        "index.html", "scenario-default.html", "scenario-natural.html", "scenario-scale.html"}
+    assert (site / MARKER).is_file() and (site / "sort.js").is_file()
+    index = (site / "index.html").read_text()
+    assert "notes.json" in index  # a file it could not read is named, not dropped
+    assert "<script src=\"sort.js\"></script>" in index and "http" not in index
+    page = (site / "scenario-default.html").read_text()
+    for suffix in (".html", ".md", ".csv", ".json.gz", "-bars.png", "-quality-latency.png"):
+        name = f"files/{RUNS[0]}{suffix}"
+        assert f'"{name}"' in page and (site / name).is_file(), name
+    # The table's cells carry their mean to sort by; an unsupported metric sorts last.
+    assert 'data-v="0.' in page and 'data-v=""' in page
+    scale = (site / "scenario-scale.html").read_text()
+    assert f"files/{SWEEP}-quality.png" in scale and "store size 1,000,000" in scale
+
+
+def test_a_second_build_replaces_its_own_site_and_never_a_users_directory(
+        reports: Path, site: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (site / "stale.html").write_text("old")
+    assert main([str(reports), str(site)]) == 0
+    assert not (site / "stale.html").exists()
+    assert "site: " in capsys.readouterr().out
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "thesis.tex").write_text("keep me")
+    assert main([str(reports), str(mine)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "never overwritten" in err[0]
+    assert [p.name for p in mine.iterdir()] == ["thesis.tex"]
+    with pytest.raises(SiteError, match="must not contain"):
+        build_site(reports, reports / "site")
+    assert main([str(tmp_path / "nowhere"), str(tmp_path / "out")]) == 2
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_no_page_overflows_at_desktop_or_phone_width(site: Path, browser: Chromium,
+                                                     width: int, tmp_path: Path) -> None:
+    for page in sorted(site.glob("*.html")):
+        shot = tmp_path / f"{page.stem}-{width}.png"
+        got = browser.measure(page.as_uri(), width, screenshot=shot)
+        assert got["innerWidth"] == width
+        assert got["scrollWidth"] <= got["innerWidth"], (page.name, got)
+        assert not got["wide"], (page.name, got)
+        assert got["tables"] >= 1 and shot.stat().st_size > 1000
+        if page.name == "scenario-default.html":
+            assert got["images"] == 2  # both plots load from the copied files
+
+
+def test_clicking_a_heading_sorts_the_table(site: Path, browser: Chromium) -> None:
+    read = ("Array.from(document.querySelector('table.sortable').tBodies[0].rows)"
+            ".map(r => r.cells[0].textContent)")
+    with browser.tab((site / "scenario-default.html").as_uri(), 1400) as tab:
+        before = browser.evaluate(tab, read)
+        heads = "document.querySelector('table.sortable').tHead.rows[0].cells"
+        col = browser.evaluate(tab, f"Array.from({heads}).findIndex(h => "
+                                    "h.textContent === 'recall@1')")
+        assert col > 1
+        browser.evaluate(tab, f"{heads}[{col}].click()")
+        values = ("Array.from(document.querySelector('table.sortable').tBodies[0].rows)"
+                  f".map(r => r.cells[{col}].getAttribute('data-v'))")
+        ascending = [float(v) for v in browser.evaluate(tab, values) if v]
+        browser.evaluate(tab, f"{heads}[{col}].click()")
+        descending = [float(v) for v in browser.evaluate(tab, values) if v]
+        assert ascending == sorted(ascending) and descending == sorted(ascending, reverse=True)
+        assert sorted(browser.evaluate(tab, read)) == sorted(before)
+        assert browser.evaluate(tab, f"{heads}[{col}].getAttribute('aria-sort')") == \
+            "descending"
+
+
+def test_the_site_reads_results_with_the_projects_reader(reports: Path, tmp_path: Path) -> None:
+    """A damaged result is named with the reader's own one-line reason."""
+    bad = tmp_path / "reports"
+    bad.mkdir()
+    (bad / "2026-01-01-x-r.json").write_text(json.dumps({"schema": "memory-bench/2.0",
+                                                         "run_id": 7}))
+    summary = build_site(bad, tmp_path / "site")
+    assert summary.runs == 0
+    assert summary.skipped[0][0] == "2026-01-01-x-r.json"
+    assert "run_id" in summary.skipped[0][1] and str(tmp_path) not in summary.skipped[0][1]

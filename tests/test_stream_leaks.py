@@ -1,0 +1,134 @@
+"""The continual stream cannot be read from its order or its form (issue 24, item 1)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from datetime import UTC, datetime
+
+import pytest
+from scenario_helpers import generate, load_scenario, script
+
+from memory_bench.contract.items import Item
+from memory_bench.scenarios.continual.leaks import leak_violations, stream_leaks
+from memory_bench.scenarios.continual.script import MIN_GAP
+from memory_bench.scenarios.script import Probe, Script, Write
+
+CASES = [(name, seed) for name in ("hard", "natural", "default") for seed in (0, 1)]
+
+
+@pytest.mark.parametrize(("name", "seed"), CASES)
+def test_no_leak_beyond_its_bound(name: str, seed: int) -> None:
+    spec = load_scenario(name)
+    s, d = script(spec, seed), generate(spec, seed)
+    leaks = stream_leaks(s, d)
+    assert leak_violations(leaks) == [], leaks
+    assert leaks["answer_in_last_write"] == 0.0
+    # Only the stream's very first burst can have no question before it.
+    assert leaks["answer_since_last_question"] <= 1 / leaks["questions"]
+
+
+@pytest.mark.parametrize(("name", "seed"), CASES)
+def test_no_reprobe_repeats_an_earlier_question(name: str, seed: int) -> None:
+    asked: set[str] = set()
+    reprobes = 0
+    for step in script(load_scenario(name), seed).steps:
+        if isinstance(step, Probe):
+            if step.tag == "reprobe":
+                reprobes += 1
+                assert step.question not in asked, step.question
+            asked.add(step.question)
+    assert reprobes == load_scenario(name).params.get("facts", 120)
+
+
+@pytest.mark.parametrize("name", ["hard", "natural", "default"])
+def test_questions_come_after_a_gap_and_keep_their_phase_order(name: str) -> None:
+    spec = load_scenario(name)
+    s = script(spec, 0)
+    noise = spec.params.get("noise", 600)
+    middle = noise - 2 * round(noise * 0.2)  # what every re-probe is measured against
+    at: dict[str, int] = {}
+    writes = interfered = 0
+    probed: dict[str | None, int] = {}
+    for step in s.steps:
+        if isinstance(step, Write):
+            for i in step.items:
+                writes += 1
+                at[i.id] = writes
+            interfered += len(step.items) if step.tag == "interfere" else 0
+        elif isinstance(step, Probe) and step.tag in ("probe", "update", "corroborate"):
+            assert writes - max(at[i] for i in step.expected) >= MIN_GAP
+        if isinstance(step, Probe) and step.tag == "probe":
+            probed[step.key] = interfered
+        if isinstance(step, Probe) and step.tag == "reprobe":
+            assert interfered - probed[step.key] >= middle
+    stamps = [i.timestamp for i in s.items()]
+    assert stamps == sorted(stamps) and len(set(stamps)) == len(stamps)  # the clock is order
+    tags = [st.tag for st in s.steps if isinstance(st, Probe)]
+    # Interleaved: update questions are not one block at the end of the re-probes.
+    first_update, last_reprobe = tags.index("update"), len(tags) - 1 - tags[::-1].index("reprobe")
+    assert first_update < last_reprobe
+
+
+def test_the_reprobe_of_an_updated_fact_asks_before_the_new_value_is_written() -> None:
+    s = script(load_scenario("hard"), 1)
+    written: set[str] = set()
+    new_of = {st.key: st.expected[0] for st in s.steps
+              if isinstance(st, Probe) and st.tag == "update"}
+    for step in s.steps:
+        if isinstance(step, Write):
+            written |= {i.id for i in step.items}
+        elif isinstance(step, Probe) and step.tag == "reprobe" and step.key in new_of:
+            assert new_of[step.key] not in written
+
+
+def test_a_blocked_stream_is_caught() -> None:
+    """Facts written, then asked at once, word for word again, every fact ending in "."
+    and the junk never: what today's phases did; each measure flags it."""
+    t = datetime(2026, 1, 1, tzinfo=UTC)
+    facts = [Item(f"bench-RUN-{n:012x}", f"Fact number {n} is here.", "doc-1", t)
+             for n in range(30)]
+    junk = [replace(f, id=f"bench-RUN-{n + 100:012x}", text=f"haha sure thing {n}")
+            for n, f in enumerate(facts)]
+    steps = [Write(tuple(facts), "seed")]
+    steps += [Probe(f"What is {n}?", (f.id,), "probe", key=str(n))
+              for n, f in enumerate(facts)]
+    steps += [Probe(f"What is {n}?", (f.id,), "reprobe", key=str(n))
+              for n, f in enumerate(facts)]
+    steps += [Write(tuple(junk), "gate", ("chitchat",) * len(junk))]
+    steps += [Probe(f"What is {n} now?", (f.id,), "update", key=str(n))
+              for n, f in enumerate(junk)]
+    bad = " ".join(leak_violations(stream_leaks(Script(tuple(steps), k=5, seed=0))))
+    for measure in ("answer_in_last_write", "answer_since_last_question", "reprobe_reuse",
+                    "final_mark_spread", "tense_excess"):
+        assert measure in bad
+
+
+def test_near_duplicates_come_from_another_source_as_often_as_their_own() -> None:
+    d = generate(load_scenario("hard"), 2)
+    share = stream_leaks(script(load_scenario("hard"), 2), d)["near_duplicate_same_source"]
+    assert 0.4 <= share <= 0.6
+
+
+def test_natural_updates_have_no_stock_phrase_and_no_tense_word() -> None:
+    d = generate(load_scenario("natural"), 0)
+    stock = ("revised entry", "from today", "correction:", "our usage has changed")
+    for u in d.updates:
+        assert not [w for w in stock if w in u.item.text.casefold()], u.item.text
+        assert not re.search(r"\b(now|current|these days)\b", u.question, re.I), u.question
+
+
+def test_a_natural_reprobe_asks_by_another_synonym() -> None:
+    """Reworded, "What does handgrip mean?" keeps its one content word, which a cache of
+    similar questions reads; the re-probe asks by a second synonym of the fact's sense."""
+    from memory_bench.scenarios.generators.phrasing import PROBE_QUESTIONS
+
+    frame = {w for q in PROBE_QUESTIONS for w in re.findall(r"[a-z]+", q.lower())}
+    d = generate(load_scenario("natural"), 1)
+    for f in d.facts:
+        probe = set(re.findall(r"[a-z]+", f.question.lower())) - frame
+        again = set(re.findall(r"[a-z]+", f.reprobe_question.lower())) - frame
+        assert probe and again and probe != again, (f.question, f.reprobe_question)
+        phrase = " ".join(w for w in re.findall(r"[a-z]+", f.reprobe_question.lower())
+                          if w not in frame)
+        assert not re.search(rf"\b{phrase}\b", f.item.text.lower()), (phrase, f.item.text)
