@@ -1,26 +1,24 @@
-"""How fast is ``make bench`` now, against the code it replaced, in one sitting.
+"""``make bench``'s matrix encoded once per run against encoded by every backend, in one sitting.
 
-    .venv/bin/python benchmarks/bench_speed.py              # the three ratios (~5 min)
-    .venv/bin/python benchmarks/bench_speed.py --repeat 2   # A B B A: less noise
-    .venv/bin/python benchmarks/bench_speed.py --seeds 1    # a quick check of the script
+    .venv/bin/python benchmarks/bench_speed.py               # 10 seeds, as make bench
+    .venv/bin/python benchmarks/bench_speed.py --seeds 2     # on a loaded machine
+    .venv/bin/python benchmarks/bench_speed.py --repeat 2    # A B B A: less noise
 
-Two sides, run alternately on the same machine with the same warm embedding
-cache: *today* is the tree of ``--base`` (default: main when issue 14 was
-filed, torch runtime), extracted with ``git archive`` and run from this venv
-by putting it first on ``PYTHONPATH``; *new* is this checkout. Each side runs
-``make bench``'s work: ``memory-bench run --scenario default --seeds 5 --save``
-with the backends of today's Makefile's ``BENCH_BACKENDS`` (both sides), in a scratch
-directory (nothing is written under this checkout's ``reports/``). Every
-backend call is timed by ``timed_cli.py``.
+Both sides are this checkout: ``memory-bench run --scenario hard --no-cache`` with
+the Makefile's ``BENCH_BACKENDS`` and executor, once with ``--encode once`` (each
+seed's distinct texts encoded once per embedder identity, in batches, into a
+table every embedding backend reads) and once with ``--encode per-backend`` (each
+backend encodes what it stores and asks, as before issue 23). Runs alternate, in
+a scratch directory (nothing is written under this checkout).
 
-It prints, with the machine's load average before and after:
+It prints, with the load average before and after:
 
-1. new wall / today's wall (target <= 0.5) and the new wall (target <= 60 s);
-2. faiss-rag's query p50 with ``runtime=onnx`` / with ``runtime=torch``, both in
-   one run of the new code (target <= 0.55);
-3. the share of the new run's wall spent outside backend calls (harness,
-   records, statistics, rendering; target <= 10%); backend calls are the
-   factories, preloads and every protocol call, summed over processes.
+1. wall(once) / wall(per-backend) (target <= 0.3), the CPU ratio, and each side's
+   pairs' recorded seconds;
+2. whether every quality metric of every (backend, seed) pair is identical on the
+   two sides (latency, ingest and memory are costs, not compared), and how many
+   values were compared;
+3. the vector tables' misses over every pair (target 0).
 """
 
 from __future__ import annotations
@@ -33,17 +31,17 @@ import shutil
 import statistics
 import subprocess
 import sys
-import tarfile
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from makefile_vars import bench_backends
 
 ROOT = Path(__file__).resolve().parent.parent
-BASELINE = "23da9c9"  # main when issue 14 was filed: torch embedder, chroma imported per pair
-TIMED_CLI = Path(__file__).resolve().parent / "timed_cli.py"
-TARGETS = {"wall_ratio": 0.5, "wall_s": 60.0, "p50_ratio": 0.55, "outside_share": 0.10}
+TARGET_RATIO = 0.3
+COSTS = ("latency", "ingest", "rss", "_ms", "_per_s", "_mb", "seconds")
+MODES = ("once", "per-backend")
 
 
 def _load() -> str:
@@ -51,168 +49,86 @@ def _load() -> str:
     return f"{one:.2f} {five:.2f} {fifteen:.2f}"
 
 
-def _extract(rev: str, dest: Path) -> Path:
-    """The tree of ``rev`` under ``dest`` (``git archive``: no worktree is registered)."""
-    archive = subprocess.run(["git", "-C", str(ROOT), "archive", "--format=tar", rev],
-                             capture_output=True, check=True).stdout
-    tar_path = dest / "base.tar"
-    tar_path.write_bytes(archive)
-    with tarfile.open(tar_path) as tar:
-        tar.extractall(dest / "tree", filter="data")
-    tar_path.unlink()
-    return dest / "tree"
+def _run(args: list[str], work: Path) -> tuple[float, float]:
+    """Wall and CPU seconds (user + system, every process) of one CLI run."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "memory_bench.cli", *args], cwd=work,
+                          capture_output=True, text=True)
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if done.returncode != 0:
+        raise SystemExit(f"exit {done.returncode}: {done.stderr[-3000:]}")
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
-def _pythonpath(tree: Path) -> str:
-    """The tree's core and backend packages, ahead of this venv's editable installs."""
-    parts = [tree]
-    for project in sorted((tree / "backends").glob("*/pyproject.toml")):
-        src = project.parent / "src"
-        parts.append(src if src.is_dir() else project.parent)
-    return os.pathsep.join(str(p) for p in parts)
-
-
-
-
-class Side:
-    def __init__(self, name: str, tree: Path, pythonpath: str | None) -> None:
-        self.name, self.tree, self.pythonpath = name, tree, pythonpath
-        self.walls: list[float] = []
-        self.cpus: list[float] = []
-
-    def env(self) -> dict[str, str]:
-        env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-        if self.pythonpath:
-            env["PYTHONPATH"] = self.pythonpath
-        return env
-
-    def run(self, args: list[str], work: Path, timings: Path | None = None
-            ) -> tuple[float, float]:
-        """Wall seconds and CPU seconds (user + system, every process of the run)."""
-        env = self.env()
-        if timings is not None:
-            env["BENCH_TIMINGS"] = str(timings)
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        t0 = time.perf_counter()
-        done = subprocess.run([sys.executable, str(TIMED_CLI), *args], cwd=work, env=env,
-                              capture_output=True, text=True)
-        wall = time.perf_counter() - t0
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        if done.returncode != 0:
-            raise SystemExit(f"{self.name}: exit {done.returncode}: {done.stderr[-2000:]}")
-        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-        return wall, cpu
-
-
-def _outside(timings: Path, wall: float) -> dict[str, float]:
-    """Seconds inside backend calls, by call, and the rest of the wall."""
-    inside: dict[str, float] = {}
-    by_backend: dict[str, float] = {}
-    for line in timings.read_text().splitlines():
-        rec = json.loads(line)
-        for call, s in rec.get("seconds", {}).items():
-            inside[call] = inside.get(call, 0.0) + s
-            who = f"{rec['kind']}:{rec['backend']}" if rec["kind"] == "preload" else rec["backend"]
-            by_backend[who] = by_backend.get(who, 0.0) + s
-    total = sum(inside.values())
-    return {"wall_s": wall, "backend_s": total, "outside_s": wall - total,
-            "outside_share": (wall - total) / wall, **{f"in_{k}_s": v for k, v in inside.items()},
-            **{f"by_{k}_s": v for k, v in by_backend.items()}}
-
-
-def _with_runtime(specs: list[str], runtime: str) -> list[str]:
-    """``specs`` with ``runtime=`` added to every backend that declares that option."""
-    listed = subprocess.run([sys.executable, "-m", "memory_bench.cli", "backends", "--json"],
-                            capture_output=True, text=True, check=True).stdout
-    embedding = {b["name"] for b in json.loads(listed)["backends"]
-                 if any(o["name"] == "runtime" for o in b["options"])}
-    out = []
-    for spec in specs:
-        name, sep, opts = spec.partition(":")
-        if name in embedding:
-            spec = f"{name}:{opts},runtime={runtime}" if sep else f"{name}:runtime={runtime}"
-        out.append(spec)
+def _quality(result: dict[str, Any]) -> dict[tuple[str, int, str], float | None]:
+    """(backend, seed, metric) -> value, over the metrics that are not costs."""
+    out = {}
+    for b in result["backends"]:
+        for r in b["runs"]:
+            for name, value in r["metrics"].items():
+                if not any(c in name for c in COSTS):
+                    out[(b["label"], r["seed"], name)] = value
     return out
 
 
-def _p50s(result: Path) -> dict[str, float]:
-    doc = json.loads(result.read_text())
-    return {b["label"]: b["summary"]["latency_p50_ms"]["mean"] for b in doc["backends"]}
+def _pairs_seconds(result: dict[str, Any]) -> float:
+    return sum(r["seconds"] for b in result["backends"] for r in b["runs"])
+
+
+def _misses(result: dict[str, Any]) -> int:
+    return sum(int((r.get("encoding") or {}).get("misses", 0)) for b in result["backends"]
+               for r in b["runs"])
+
+
+def _executor() -> list[str]:
+    text = (ROOT / "Makefile").read_text(encoding="utf-8")
+    for line in text.splitlines():
+        if line.startswith("BENCH_EXECUTOR"):
+            return line.split("=", 1)[1].split()
+    return []
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--base", default=BASELINE, help=f"today's commit (default {BASELINE})")
-    ap.add_argument("--seeds", type=int, default=5, help="seeds per run (make bench: 5)")
+    ap.add_argument("--seeds", type=int, default=10, help="seeds per run (make bench: 10)")
     ap.add_argument("--repeat", type=int, default=1,
                     help="timed runs per side, alternating A B B A ... (default 1)")
     ap.add_argument("--json", type=Path, help="also write the measurements here")
-    ap.add_argument("--also-runtime", metavar="RUNTIME",
-                    help="also time the new side with every embedding backend on this "
-                         "runtime (e.g. onnx-int8), printed beside the targets, not judged")
-    ap.add_argument("--keep", action="store_true",
-                    help="keep the scratch directory (results, call timings) and say where")
+    ap.add_argument("--keep", action="store_true", help="keep the scratch directory")
     args = ap.parse_args()
 
+    matrix = bench_backends(ROOT)
+    executor = _executor()
     load_before = _load()
     scratch = Path(tempfile.mkdtemp(prefix="memory-bench-speed-"))
+    walls: dict[str, list[float]] = {m: [] for m in MODES}
+    cpus: dict[str, list[float]] = {m: [] for m in MODES}
+    pairs: dict[str, list[float]] = {m: [] for m in MODES}
+    results: dict[str, dict[str, Any]] = {}
     try:
-        today = Side("today", _extract(args.base, scratch), None)
-        today.pythonpath = _pythonpath(today.tree)
-        new = Side("new", ROOT, None)
-        cache = scratch / "cache"
-        common = ["run", "--scenario", "default", "--seeds", str(args.seeds), "--quiet",
-                  "--cache-dir", str(cache)]
-
-        # Both sides run today's matrix (the issue's "7 backends x 5 seeds"), not each
-        # Makefile's own list: backends added since would make the new side do more work.
-        matrix = bench_backends(today.tree)
-
-        def bench_args(side: Side, out: Path) -> list[str]:
-            backends = [a for b in matrix for a in ("--backend", b)]
-            return [*common, "--save", *backends, "--out", str(out)]
-
-        # Warm the shared cache (torch and onnx share its rows) and the ONNX export.
-        warm = scratch / "warm"
-        warm.mkdir()
-        warm_specs = ["faiss-rag"] + ([f"faiss-rag:runtime={args.also_runtime}"]
-                                      if args.also_runtime else [])  # its own cache rows
-        new.run([*common, *(a for b in warm_specs for a in ("--backend", b)),
-                 "--out", str(warm / "w.json")], warm)
-        print(f"load before: {load_before}  (1, 5, 15 min; 2 cores)", flush=True)
-
-        order, plan = [today, new], []
+        print(f"load before: {load_before}  (1, 5, 15 min; {os.cpu_count()} cores); "
+              f"{len(matrix)} backends x {args.seeds} seeds, {' '.join(executor)}", flush=True)
+        plan: list[str] = []
         for i in range(args.repeat):
-            plan += order if i % 2 == 0 else order[::-1]
-        outside: list[dict[str, float]] = []
-        for n, side in enumerate(plan):
-            work = scratch / f"run-{n}-{side.name}"
+            plan += list(MODES) if i % 2 == 0 else list(MODES)[::-1]
+        for n, mode in enumerate(plan):
+            work = scratch / f"run-{n}-{mode}"
             work.mkdir()
-            timings = work / "calls.jsonl"
-            wall, cpu = side.run(bench_args(side, work / "r.json"), work, timings)
-            side.walls.append(wall)
-            side.cpus.append(cpu)
-            if side is new:
-                outside.append(_outside(timings, wall))
-            print(f"  {side.name:5s} make bench work: {wall:6.1f} s wall, {cpu:6.1f} s CPU   "
-                  f"(load {_load()})", flush=True)
-
-        also = None
-        if args.also_runtime:
-            work = scratch / "also"
-            work.mkdir()
-            specs = _with_runtime(matrix, args.also_runtime)
-            wall, cpu = new.run([*common, "--save", *(a for b in specs for a in ("--backend", b)),
-                                 "--out", str(work / "r.json")], work)
-            also = {"runtime": args.also_runtime, "wall_s": wall, "cpu_s": cpu}
-            print(f"  new, runtime={args.also_runtime}: {wall:6.1f} s wall, {cpu:6.1f} s CPU   "
-                  f"(load {_load()})", flush=True)
-
-        work = scratch / "p50"
-        work.mkdir()
-        new.run([*common, "--backend", "faiss-rag", "--backend", "faiss-rag:runtime=torch",
-                 "--out", str(work / "r.json")], work)
-        p50 = _p50s(work / "r.json")
+            shutil.copytree(ROOT / "scenarios", work / "scenarios")
+            out = work / "r.json"
+            wall, cpu = _run(["run", "--scenario", "hard", "--seeds", str(args.seeds),
+                              "--no-cache", "--quiet", *executor, "--encode", mode,
+                              *(a for b in matrix for a in ("--backend", b)),
+                              "--out", str(out)], work)
+            doc = json.loads(out.read_text())
+            walls[mode].append(wall)
+            cpus[mode].append(cpu)
+            pairs[mode].append(_pairs_seconds(doc))
+            results.setdefault(mode, doc)
+            print(f"  {mode:11s} {wall:7.1f} s wall, {cpu:7.1f} s CPU, pairs "
+                  f"{pairs[mode][-1]:7.1f} s   (load {_load()})", flush=True)
         load_after = _load()
     finally:
         if args.keep:
@@ -220,46 +136,32 @@ def main() -> int:
         else:
             shutil.rmtree(scratch, ignore_errors=True)
 
-    t_today, t_new = statistics.median(today.walls), statistics.median(new.walls)
-    c_today, c_new = statistics.median(today.cpus), statistics.median(new.cpus)
-    share = statistics.median(o["outside_share"] for o in outside)
-    got = {
-        "wall_ratio": t_new / t_today,
-        "wall_s": t_new,
-        "p50_ratio": p50["faiss-rag"] / p50["faiss-rag:runtime=torch"],
-        "outside_share": share,
-    }
+    once, per = (statistics.median(walls[m]) for m in MODES)
+    ratio = once / per
+    qa, qb = _quality(results["once"]), _quality(results["per-backend"])
+    differ = sorted(k for k in qa.keys() | qb.keys() if qa.get(k) != qb.get(k))
+    misses = _misses(results["once"])
     print()
-    print(f"base {args.base}, {args.seeds} seed(s), {args.repeat} run(s) per side; "
-          f"load before {load_before}, after {load_after}")
-    print(f"1. make bench work: today {t_today:.1f} s, new {t_new:.1f} s  "
-          f"ratio {got['wall_ratio']:.3f} (target <= {TARGETS['wall_ratio']}), "
-          f"new {t_new:.1f} s (target <= {TARGETS['wall_s']:.0f} s)")
-    print(f"   CPU seconds (user + system, all processes): today {c_today:.1f}, new "
-          f"{c_new:.1f}, ratio {c_new / c_today:.3f} (less sensitive to other load than wall)")
-    print(f"2. faiss-rag query p50: onnx {p50['faiss-rag']:.2f} ms, torch "
-          f"{p50['faiss-rag:runtime=torch']:.2f} ms  ratio {got['p50_ratio']:.3f} "
-          f"(target <= {TARGETS['p50_ratio']})")
-    o = outside[len(outside) // 2]
-    calls = ", ".join(f"{k[3:-2]} {v:.1f}" for k, v in o.items() if k.startswith("in_"))
-    print(f"3. outside backend calls: {share:.1%} of the new run (target <= "
-          f"{TARGETS['outside_share']:.0%}); backend calls {o['backend_s']:.1f} s ({calls})")
-    per = ", ".join(f"{k[3:-2]} {v:.1f}" for k, v in o.items() if k.startswith("by_"))
-    print(f"   by backend (s): {per}")
-    if also:
-        print(f"   with runtime={also['runtime']} for every embedding backend (its own rows, "
-              f"vectors not exact): {also['wall_s']:.1f} s, ratio "
-              f"{also['wall_s'] / t_today:.3f}")
-    ok = all(got[k] <= TARGETS[k] for k in TARGETS)
-    print("all targets met" if ok else "NOT all targets met: "
-          + ", ".join(k for k in TARGETS if got[k] > TARGETS[k]))
+    print(f"{args.seeds} seed(s), {args.repeat} run(s) per side; load before {load_before}, "
+          f"after {load_after}")
+    print(f"1. wall: once {once:.1f} s, per-backend {per:.1f} s, ratio {ratio:.3f} "
+          f"(target <= {TARGET_RATIO}); CPU ratio "
+          f"{statistics.median(cpus['once']) / statistics.median(cpus['per-backend']):.3f}; "
+          f"pairs' seconds once {statistics.median(pairs['once']):.1f}, per-backend "
+          f"{statistics.median(pairs['per-backend']):.1f}")
+    print(f"2. quality metrics: {len(qa)} values compared, {len(differ)} differ"
+          + (": " + ", ".join(f"{b} s{s} {m}" for b, s, m in differ[:10]) if differ else
+             " (identical)"))
+    print(f"3. vector-table misses over every pair: {misses}")
+    ok = ratio <= TARGET_RATIO and not differ and misses == 0
+    print("all targets met" if ok else "NOT all targets met")
     if args.json:
         args.json.write_text(json.dumps({
-            "base": args.base, "seeds": args.seeds, "repeat": args.repeat,
-            "load_before": load_before, "load_after": load_after,
-            "today_walls": today.walls, "new_walls": new.walls, "today_cpu": today.cpus,
-            "new_cpu": new.cpus, "p50_ms": p50, "also": also,
-            "outside": outside, "ratios": got, "targets": TARGETS}, indent=1))
+            "seeds": args.seeds, "repeat": args.repeat, "matrix": matrix,
+            "executor": executor, "load_before": load_before, "load_after": load_after,
+            "walls": walls, "cpu": cpus, "pairs_seconds": pairs, "ratio": ratio,
+            "quality_values": len(qa), "quality_differ": [list(k) for k in differ],
+            "misses": misses}, indent=1))
     return 0 if ok else 1
 
 

@@ -8,10 +8,19 @@ from pathlib import Path
 __all__ = ["bench_backends"]
 
 
-def bench_backends(tree: Path) -> list[str]:
-    """The specs of ``tree``'s ``BENCH_BACKENDS`` (``:=`` or ``=``, continued lines too)."""
-    text = (tree / "Makefile").read_text(encoding="utf-8").replace("\\\n", " ")
-    m = re.search(r"^BENCH_BACKENDS\s*:?=\s*(.+)$", text, re.MULTILINE)
+def _variable(text: str, name: str, tree: Path) -> list[str]:
+    m = re.search(rf"^{name}\s*:?=\s*(.+)$", text, re.MULTILINE)
     if m is None:
-        raise SystemExit(f"no BENCH_BACKENDS line in {tree / 'Makefile'}")
-    return m.group(1).split()
+        raise SystemExit(f"no {name} line in {tree / 'Makefile'}")
+    out: list[str] = []
+    for word in m.group(1).split():  # $(OTHER) expanded, as make would
+        ref = re.fullmatch(r"\$\((\w+)\)", word)
+        out += _variable(text, ref.group(1), tree) if ref else [word]
+    return out
+
+
+def bench_backends(tree: Path) -> list[str]:
+    """The specs of ``tree``'s ``BENCH_BACKENDS`` (``:=`` or ``=``, continued lines and
+    ``$(VARIABLE)`` references too)."""
+    text = (tree / "Makefile").read_text(encoding="utf-8").replace("\\\n", " ")
+    return _variable(text, "BENCH_BACKENDS", tree)

@@ -128,6 +128,11 @@ def _parser() -> argparse.ArgumentParser:
                    help="process: each (backend, seed) pair in a forked child with a timeout "
                    "(default); local: in this process, no timeout (to measure or debug); "
                    "dask: on a dask cluster (--workers N or --scheduler ADDRESS)")
+    r.add_argument("--encode", choices=("once", "per-backend"), default="once",
+                   help="once (default): each seed's distinct texts encoded once per embedder "
+                   "identity, in batches, into a table every embedding backend of it reads "
+                   "(query latency is then the store's own; the encoder's is reported "
+                   "beside it); per-backend: each backend encodes what it stores and asks")
     r.add_argument("--workers", type=_int_in(1, MAX_WORKERS), metavar="N",
                    help="dask: a local cluster of N single-threaded workers on 127.0.0.1 "
                    "(default 2); with --scheduler, wait for N workers (default 1)")

@@ -188,7 +188,7 @@ def cmd_run(args: argparse.Namespace) -> int:
                     seeds=plan.seeds, out=plan.out, run_id=plan.run_id, cache_dir=plan.cache_dir,
                     manifest=manifest, keep_work=args.keep_work, executor=executor,
                     workers=args.workers, scheduler=args.scheduler, timeout=args.timeout,
-                    clean_stale=args.clean_stale)
+                    clean_stale=args.clean_stale, encode=getattr(args, "encode", "once"))
     signal.signal(signal.SIGTERM, _on_sigterm)
     try:
         progress = Progress(enabled=False if args.quiet else None, notes=not args.quiet)

@@ -10,6 +10,7 @@ prints one JSON object as its last line; the answer adds what was attempted.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -36,6 +37,12 @@ def run_guarded(code: str, tmp: Path, *, timeout: float = 900) -> dict[str, Any]
     env.update(HOME=str(home), PYTHONPATH=os.pathsep.join([str(TESTS), env.get("PYTHONPATH", "")]))
     for var in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE", "MEM0_TELEMETRY", "MEM0_DIR"):
         env.pop(var, None)  # the backends must set what they need themselves
+    # The shared embedder's exported ONNX model: this machine's, not the guarded home's
+    # (an export is a build of the installed weights; the home must stay the backends').
+    with contextlib.suppress(ImportError):
+        from memory_bench_embed import models_dir
+
+        env.setdefault("MEMORY_BENCH_CACHE", str(models_dir().parent))
     cmd = [sys.executable, str(script)]
     unshare = shutil.which("unshare")
     if unshare and subprocess.run([unshare, "-rn", "true"], capture_output=True).returncode == 0:

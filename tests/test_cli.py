@@ -73,6 +73,10 @@ def test_run_save_never_overwrites(cli) -> None:
     assert len([p for p in reports if p.suffix == ".md"]) == 2
     assert len([p for p in reports if p.name.endswith(".json.gz")]) == 2
     assert len(list((cli.cwd / "runs").glob("*.json"))) == 2
+    from test_readback import reads_back, results_in
+
+    for path in [*results_in(cli.cwd / "reports"), *results_in(cli.cwd / "runs")]:
+        reads_back(path)  # report and compare read every result file --save wrote
 
 
 def test_run_with_failing_backend_exits_1(cli) -> None:

@@ -21,13 +21,13 @@ from conftest import TESTS
 
 from memory_bench.harness.executors.dask_executor import DaskExecutor, _host
 from memory_bench.harness.runner import RunConfig
+from memory_bench.metrics.latency import TIMINGS as TIMING
 from memory_bench.plugins import load_plugins
 from memory_bench.plugins.selection import select_backends
 from memory_bench.results.io import load_result
 from memory_bench.scenarios.spec import load_scenario
 from memory_bench.session.pipeline import execute
 
-TIMING = {"latency_p50_ms", "latency_p95_ms", "ingest_items_per_s", "forget_p50_ms"}
 PLUGINS = "fake_backends,memory_bench_test_hanging.plugin"
 
 

@@ -145,3 +145,24 @@ def test_per_question_outcomes_reproduce_every_dataset_metric(tmp_path) -> None:
             checked.add(m.name)
     assert {"recall_any@5", "recall_any@5_early", "retention@5", "ndcg@10", "mrr",
             "latency_p50_ms", "ingest_items_per_s"} <= checked
+
+
+def test_a_latency_verdict_follows_its_quantile_not_the_typical_question() -> None:
+    """A is faster on 90 of every 100 questions but ten take 50 ms: its p95 is far worse.
+    A sign test called A's p95 "faster"; the quantile's own test points where its
+    interval does, and p < 0.05 exactly when the interval excludes 0."""
+    a = [[1.0 + i / 1000 for i in range(90)] + [50.0] * 10 for _ in range(5)]
+    b = [[2.0 + i / 1000 for i in range(100)] for _ in range(5)]
+    rows = _rows(a, b)
+    p50, p95 = paired_test("p50", rows), paired_test("p95", rows)
+    assert p50.test == p95.test == "quantile-bootstrap"
+    assert p50.effect == pytest.approx(-1.0, abs=0.01) and p50.high < 0 and p50.p < 0.05
+    assert p95.effect > 40 and p95.low > 0 and p95.p < 0.05
+    rng = np.random.default_rng(3)
+    for _ in range(20):
+        x = [list(rng.lognormal(0, 1, 40)) for _ in range(4)]
+        y = [list(rng.lognormal(0.2, 1, 40)) for _ in range(4)]
+        for q in ("p50", "p95"):
+            t = paired_test(q, _rows(x, y))
+            assert t.low <= t.effect <= t.high
+            assert (t.p < 0.05) == (t.low > 0 or t.high < 0)

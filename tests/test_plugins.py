@@ -104,3 +104,22 @@ def test_entry_points_listing_imports_no_heavy_library() -> None:
                          timeout=120, env={"PATH": "/usr/bin:/bin"})
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_a_persistent_backend_shares_a_store_unless_it_says_each_pair_has_its_own() -> None:
+    """Pairs of a persistent backend run one at a time only when they share a store: a
+    directory the user named; in its own workdir each pair's store is its own."""
+    from memory_bench.plugins.backends import BackendRegistry
+
+    registry = BackendRegistry()
+    common = {"factory": lambda o, c: None, "description": "", "version": "1"}
+    registry.add("live", capabilities=["persistent"],
+                 own_store=lambda o: not o.get("path"), **common)
+    registry.add("unsaid", capabilities=["persistent"], **common)
+    registry.add("volatile", **common)
+    live = registry.get("live")
+    assert not live.shares_store({"path": None}) and live.shares_store({"path": "/x"})
+    assert registry.get("unsaid").shares_store({})  # no declaration: the safe side
+    assert not registry.get("volatile").shares_store({"path": "/x"})
+    with pytest.raises(TypeError, match="own_store is not callable"):
+        registry.add("bad", own_store=True, **common)

@@ -146,12 +146,17 @@ def test_same_seed_same_hash_and_metrics(tmp_path: Path) -> None:
     a, _ = _run(tmp_path / "a", ["fake-perfect", "fake-forgetful"])
     b, _ = _run(tmp_path / "b", ["fake-perfect", "fake-forgetful"])
     assert a.scenario.data_hashes == b.scenario.data_hashes
-    skip = {"latency_p50_ms", "latency_p95_ms", "ingest_items_per_s", "forget_p50_ms"}
-    for label in ("fake-perfect", "fake-forgetful"):
+    for label in ("fake-perfect", "fake-forgetful"):  # timings aside (*_ms, ingest/s)
         ma, mb = _metrics(a, label), _metrics(b, label)
-        assert {k: v for k, v in ma.items() if k not in skip} == {
-            k: v for k, v in mb.items() if k not in skip
+        assert {k: v for k, v in ma.items() if not _timing(k)} == {
+            k: v for k, v in mb.items() if not _timing(k)
         }
+
+
+def _timing(metric: str) -> bool:
+    from memory_bench.metrics.latency import is_timing
+
+    return is_timing(metric)
 
 
 def test_same_backend_twice_gets_distinct_labels(tmp_path: Path) -> None:

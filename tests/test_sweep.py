@@ -56,6 +56,12 @@ def test_a_sweep_runs_each_size_and_writes_its_summary_plots_and_report(cli) -> 
     assert load_result(sized).scenario.params["size"] == 150
     assert any(n.endswith("-quality.png") for n in published)
     assert "/" not in "".join(published)
+    from test_readback import reads_back, results_in, sweep_results
+
+    written = [*results_in(cli.cwd / "reports"), *results_in(out)]
+    assert set(sweep_results(cli.cwd / "reports")) <= set(written)
+    for path in written:  # each size's result, gzipped once: report and compare read it
+        reads_back(path)
     # A second published sweep never overwrites the first.
     again = _sweep(cli, "--sizes", "60", "--backend", "fake-perfect", "--seeds", "1",
                    "--out", "sw2", "--save")

@@ -70,7 +70,8 @@ METHOD = {
               "paired questions by the metric's aggregate (the metric's own units); 95% "
               f"interval from a two-stage cluster bootstrap (seeds, then questions within "
               f"seeds), {BOOT_DRAWS} draws ({BOOT_DRAWS_PERCENTILE} for latency percentiles), "
-              "percentile interval",
+              "percentile interval (for latency percentiles the normal interval of the same "
+              "draws, effect +- 1.96 SE, which their p shares: see test)",
     "test": "two-sided paired randomization test, each question's two outcomes swapped with "
             "probability 1/2, seeds kept apart; by comparison (test): "
             + "; ".join(f"{k} = {v}" for k, v in TESTS.items()),

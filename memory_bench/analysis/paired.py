@@ -18,15 +18,21 @@ For backends A and B and one metric that declares per-question outcomes
 - **interval**: a 95% two-stage cluster bootstrap of the effect (seeds resampled
   with replacement, then the questions within each resampled seed), percentile
   interval, seeded; ``BOOT_DRAWS`` draws (``BOOT_DRAWS_PERCENTILE`` for latency
-  percentiles, whose draws each sort a sample);
+  percentiles, whose draws each sort a sample, and whose interval is the normal
+  one of the same draws: see **p**);
 - **p**: a two-sided paired randomization test of the null that A's and B's
   outcomes are exchangeable question by question (each question's two rows
   swapped with probability ½, seeds kept apart). When every outcome is 0 or 1
   and the aggregate is a mean, its distribution is binomial on the questions
   where the two disagree, computed exactly (McNemar's exact test, on the
   pooled count); otherwise Monte Carlo with ``DRAWS`` swaps, p = (1 + #) /
-  (1 + DRAWS). Percentiles (latency) use the exact sign test on the
-  per-question differences: is one backend faster on more questions;
+  (1 + DRAWS). Percentiles (latency p50, p95) are tested on the quantile
+  itself, not on which backend is faster on more questions (a sign test of
+  the median question says nothing of the 95th percentile, and pointed against
+  its own interval): the same cluster bootstrap gives the quantile
+  difference's standard error, the interval is effect ± 1.96 SE and p is
+  2·Φ(−|effect| / SE), so a verdict (p < 0.05, before Holm's correction makes
+  it larger) always has an interval excluding 0 on its own side;
 - **multiplicity**: Holm's step-down correction over every comparison of a
   result (:func:`holm`), applied by ``compare.analyse``.
 
@@ -93,7 +99,12 @@ TESTS = {
     "mcnemar": "exact paired randomization over questions (McNemar's exact test: 0/1 "
                "outcomes, binomial on the questions where the two disagree)",
     "randomization": f"paired randomization over questions, {DRAWS} Monte Carlo swaps",
-    "sign": "exact sign test on per-question differences (is one higher on more questions)",
+    "sign": "exact sign test on per-question differences (is one higher on more questions; "
+            "latency percentiles in files before the quantile bootstrap)",
+    "quantile-bootstrap": "two-stage cluster bootstrap of the quantile difference (seeds, "
+                          "then questions within seeds); interval effect +- 1.96 bootstrap "
+                          "SE and p = 2 Phi(-|effect| / SE) from the same draws, so a "
+                          "verdict never points against its interval",
     "seed-sign-flip": "exact sign-flip test over per-seed differences (no per-question "
                       "outcomes)",
 }
@@ -189,8 +200,9 @@ def _seed_draws(agg: Aggregate, x: np.ndarray, y: np.ndarray, s: int, binary: bo
     return agg.of_rows(x[idx]) - agg.of_rows(y[idx])
 
 
-def _bootstrap(agg: Aggregate, rows: PairedRows, binary: bool, rng: np.random.Generator
-               ) -> tuple[float | None, float | None]:
+def _draws(agg: Aggregate, rows: PairedRows, binary: bool, rng: np.random.Generator
+           ) -> np.ndarray:
+    """The bootstrap distribution of the effect: seeds resampled, then questions."""
     per_seed = [_seed_draws(agg, x, y, s, binary, rng)
                 for s, (x, y) in enumerate(zip(rows.a, rows.b, strict=True))]
     table = np.vstack(per_seed)  # seeds x draws
@@ -198,12 +210,34 @@ def _bootstrap(agg: Aggregate, rows: PairedRows, binary: bool, rng: np.random.Ge
     pick = rng.integers(0, len(per_seed), size=(b, len(per_seed)))
     with np.errstate(invalid="ignore"):
         draws = np.nanmean(table[pick, np.arange(b)[:, None]], axis=1)
-    draws = draws[np.isfinite(draws)]
+    return draws[np.isfinite(draws)]
+
+
+def _bootstrap(agg: Aggregate, rows: PairedRows, binary: bool, rng: np.random.Generator
+               ) -> tuple[float | None, float | None]:
+    draws = _draws(agg, rows, binary, rng)
     if not draws.size:
         return None, None
     tail = (1 - CONFIDENCE) / 2 * 100
     low, high = np.percentile(draws, [tail, 100 - tail])
     return float(low), float(high)
+
+
+def _quantile_test(agg: Aggregate, rows: PairedRows, effect: float,
+                   rng: np.random.Generator) -> tuple[float, float | None, float | None]:
+    """p and the interval of a quantile difference from one normal approximation over
+    its bootstrap draws: p < 1 - CONFIDENCE exactly when the interval excludes 0."""
+    from scipy.special import ndtr, ndtri  # light: no scipy.stats
+
+    draws = _draws(agg, rows, False, rng)
+    if draws.size < 2:
+        return 1.0, None, None
+    se = float(np.std(draws, ddof=1))
+    if se == 0.0:
+        return (1.0 if effect == 0.0 else 0.0), effect, effect
+    z = float(ndtri(1 - (1 - CONFIDENCE) / 2))
+    p = float(min(1.0, 2.0 * ndtr(-abs(effect) / se)))
+    return p, effect - z * se, effect + z * se
 
 
 def paired_test(aggregate: str, rows: PairedRows) -> PairedTest:
@@ -216,10 +250,10 @@ def paired_test(aggregate: str, rows: PairedRows) -> PairedTest:
         return PairedTest(effect, None, None, 1.0, "none", n, rows.seeds)
     discordant = None
     binary = all(_binary(x) and _binary(y) for x, y in zip(rows.a, rows.b, strict=True))
-    if agg.test == "sign":
-        p, discordant = _exact(rows)
-        test = "sign"
-    elif agg.name == "mean" and binary:
+    if agg.test == "bootstrap":
+        p, low, high = _quantile_test(agg, rows, effect, rng)
+        return PairedTest(effect, low, high, p, "quantile-bootstrap", n, rows.seeds)
+    if agg.name == "mean" and binary:
         p, discordant = _exact(rows)
         test = "mcnemar"
     else:

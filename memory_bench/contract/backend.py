@@ -15,7 +15,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from memory_bench.contract.items import Hit, Item, WriteResult
 
-__all__ = ["Backend", "BackendContext", "ContractError", "NotSupportedError"]
+__all__ = ["Backend", "BackendContext", "ContractError", "NotSupportedError", "VectorSource"]
 
 
 class NotSupportedError(NotImplementedError):
@@ -41,6 +41,27 @@ class BackendContext:
     run_id: str
     cache_dir: Path | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    # Encode once: embedder identity -> directory of the run's vector table for this seed
+    # (empty when the run encodes per backend); an embedder opens its identity's table.
+    vectors: dict[str, str] = field(default_factory=dict)
+    # What the backend reports of its own run, JSON-able, read when the pair ends (an
+    # embedder's table hits and misses): the pair's result records it.
+    report: dict[str, Any] = field(default_factory=dict)
+
+
+class VectorSource(Protocol):
+    """What ``registry.add(vectors=...)`` returns for a configured backend: the embedder
+    identity (model, runtime, quantisation) it reads vectors with, and the build of
+    the run's table for one seed. Every backend of one identity reads one table."""
+
+    identity: str
+    label: str  # short, for people: "all-MiniLM-L6-v2 onnx"
+
+    def build(self, texts: Sequence[str], questions: Sequence[str], dest: Path,
+              cache_dir: Path | None = None) -> dict[str, Any]:
+        """Encode ``texts`` (batched) and ``questions`` (one at a time, timed) into a new
+        table at ``dest``; JSON-able facts about the encoder (rates, per-question ms)."""
+        ...
 
 
 @runtime_checkable

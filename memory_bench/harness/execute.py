@@ -10,13 +10,14 @@ failure too.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Mapping
 
 from memory_bench.contract.answers import hit_problems, write_problems
 from memory_bench.contract.backend import Backend, ContractError
 from memory_bench.contract.capabilities import Capability
 from memory_bench.contract.items import Hit, Item
 from memory_bench.harness.resources import rss_bytes
+from memory_bench.harness.vectors import question_key
 from memory_bench.records.records import (
     ForgetRecord,
     ItemRecord,
@@ -66,8 +67,11 @@ class Execution:
     """One script on one backend: ``run()``, then always ``close()``."""
 
     def __init__(self, script: Script, open_backend: Opener, capabilities: Collection[str],
-                 *, on_tag: Callable[[str], None] | None = None, label: str = "backend") -> None:
+                 *, on_tag: Callable[[str], None] | None = None, label: str = "backend",
+                 encode_ms: Mapping[str, float] | None = None) -> None:
         self.script = script
+        # question sha256 -> the encoder's ms for it (encode once; harness/vectors.py)
+        self.encode_ms = encode_ms or {}
         self.label = label  # names the backend in a ContractError
         self.open_backend = open_backend
         self.caps = frozenset(capabilities)
@@ -168,6 +172,7 @@ class Execution:
             expected_timestamps=[e.timestamp.isoformat() if e else None for e in expected],
             hit_tokens=tokens, answer_ranks=ranks, answer_phrases=phrases,
             forgotten=list(step.forgotten),
+            encode_ms=self._encode_ms(step.question),
         ))
         self.records.blocks[-1][1] += 1
 
@@ -179,6 +184,11 @@ class Execution:
             self._check([f"forget returned {removed!r}, not a count"])
         self.records.forgets.append(ForgetRecord(step.tag, list(step.ids), step.source,
                                                  list(step.forgotten), removed, latency_ms))
+
+    def _encode_ms(self, question: str) -> float | None:
+        if not self.encode_ms:
+            return None
+        return self.encode_ms.get(question_key(question))
 
     def _answer(self, step: Probe, hits: list[Hit]) -> tuple[list[int], list[int], int]:
         """What the returned texts cost and where they contain the gold answer, for a

@@ -17,7 +17,7 @@ import tempfile
 import time
 import traceback
 from collections.abc import Callable, Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -63,6 +63,10 @@ class PairSpec:
     scenario: dict[str, Any]  # {"name", "generator", "params"}
     seed: int
     cache_dir: str | None = None
+    # Encode once: identity -> this seed's vector table directory, and question sha256 ->
+    # the encoder's ms for it at batch 1, for this backend's identity (harness/vectors.py).
+    vectors: dict[str, str] = field(default_factory=dict)
+    encode_ms: dict[str, float] = field(default_factory=dict)
 
     @property
     def prefix(self) -> str:
@@ -74,7 +78,8 @@ class PairSpec:
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> PairSpec:
         return cls(**{k: d[k] for k in ("run_id", "index", "label", "backend", "scenario",
-                                         "seed")}, cache_dir=d.get("cache_dir"))
+                                         "seed")}, cache_dir=d.get("cache_dir"),
+                   vectors=dict(d.get("vectors") or {}), encode_ms=dict(d.get("encode_ms") or {}))
 
 
 def process_plugins() -> LoadedPlugins:
@@ -126,16 +131,43 @@ def generate_script(plugins: LoadedPlugins, scenario: Mapping[str, Any], seed: i
     return script
 
 
-def _opener(sel: BackendSelection, spec: PairSpec, workdir: Path) -> Callable[[int], Backend]:
+def _opener(sel: BackendSelection, spec: PairSpec, workdir: Path, report: dict[str, Any]
+            ) -> Callable[[int], Backend]:
     cache = Path(spec.cache_dir) if spec.cache_dir else None
 
     def open_backend(episode: int) -> Backend:
         where = workdir if episode == 0 else workdir / f"episode-{episode}"
         where.mkdir(parents=True, exist_ok=True)
-        ctx = BackendContext(workdir=where, seed=spec.seed, run_id=spec.run_id, cache_dir=cache)
+        ctx = BackendContext(workdir=where, seed=spec.seed, run_id=spec.run_id, cache_dir=cache,
+                             vectors=dict(spec.vectors), report=report)
         return sel.info.create(sel.options, ctx)
 
     return open_backend
+
+
+def _tables_here(spec: PairSpec) -> tuple[PairSpec, str | None]:
+    """The spec as this host can run it: the run's vector tables are built where the
+    run started; a worker on another host that cannot see them encodes its own texts
+    (encode per backend, said in a warning), never counts the parent's encoder times."""
+    if not spec.vectors or all(Path(d).is_dir() for d in spec.vectors.values()):
+        return spec, None
+    return replace(spec, vectors={}, encode_ms={}), (
+        "encode: the run's vector tables are not on this worker's host; this pair's "
+        "backend encoded its own texts (as with --encode per-backend)")
+
+
+def _encoding(spec: PairSpec, report: dict[str, Any]) -> dict[str, Any] | None:
+    """What the pair's result says of its encoding: the run's mode, and each embedder's
+    table hits, misses and model encodes (summed over episodes)."""
+    embedders = report.get("embedders") or []
+    if not embedders:  # no shared embedder: nothing encoded here, or the backend's own
+        return None
+    keys = ("table_hits", "table_misses", "encoded", "cache_hits")
+    total = {k: int(sum(e.get(k, 0) for e in embedders)) for k in keys}
+    return {"mode": "once" if spec.vectors else "per-backend",
+            "table": bool(spec.encode_ms), "embedders": len(embedders),
+            "hits": total["table_hits"], "misses": total["table_misses"],
+            "model_encodes": total["encoded"], "cache_hits": total["cache_hits"]}
 
 
 def run_pair(
@@ -152,12 +184,14 @@ def run_pair(
     made and deleted.
     """
     plugins = plugins or process_plugins()
+    spec, away = _tables_here(spec)
     own = workdir is None
     work = Path(tempfile.mkdtemp(prefix="memory-bench-pair-")) if own else workdir
     t0 = time.perf_counter()
     run = PairRun(seed=spec.seed, worker={"host": platform.node(), "pid": os.getpid()})
     execution = None
     frozen = False
+    report: dict[str, Any] = {}  # what the backend reports of its run (BackendContext)
     try:
         sel = resolve_backend(plugins, spec)
         info = _generator(plugins, spec.scenario["generator"])
@@ -170,8 +204,8 @@ def run_pair(
         frozen = True
         bound = script.bind(spec.prefix)
         caps = {c.value for c in sel.capabilities}
-        execution = Execution(bound, _opener(sel, spec, work), caps, on_tag=on_tag,
-                              label=sel.label)
+        execution = Execution(bound, _opener(sel, spec, work, report), caps, on_tag=on_tag,
+                              label=sel.label, encode_ms=spec.encode_ms)
         gc.freeze()
         records = execution.run()
         run.cleanup = execution.close()
@@ -190,6 +224,9 @@ def run_pair(
             run.cleanup = execution.close()
         if execution is not None:
             run.warnings = execution.warnings
+        if away:
+            run.warnings.append(away)
+        run.encoding = _encoding(spec, report)
         if own:
             shutil.rmtree(work, ignore_errors=True)
     run.seconds = time.perf_counter() - t0

@@ -33,6 +33,7 @@ from memory_bench.harness.executors import RECOVERY_TIMEOUT, Executor, Job, make
 from memory_bench.harness.isolation import DEFAULT_TIMEOUT
 from memory_bench.harness.pair import PairSpec, generate_script, pair_prefix
 from memory_bench.harness.progress import Progress
+from memory_bench.harness.vectors import ENCODE_MODES, Tables, build_tables, plan_vectors
 from memory_bench.harness.workdirs import WorkRoot
 from memory_bench.plugins.manager import LoadedPlugins
 from memory_bench.plugins.selection import BackendSelection
@@ -70,17 +71,25 @@ class RunConfig:
     scheduler: str | None = None  # dask: the address of an existing scheduler
     timeout: float | None = DEFAULT_TIMEOUT  # per pair, where the executor can enforce it
     clean_stale: bool = False  # remove other runs' bench- items from live stores
+    # once: each seed's distinct texts encoded once per embedder identity, into a table
+    # every backend of that identity reads; per-backend: each backend encodes its own
+    encode: str = "once"
 
     def __post_init__(self) -> None:
+        if self.encode not in ENCODE_MODES:
+            raise ValueError(f"encode must be one of {', '.join(ENCODE_MODES)}")
         if self.isolation is not None:
             if self.isolation not in ISOLATION_ALIASES:
                 raise ValueError(f"isolation must be one of {', '.join(ISOLATION_ALIASES)}")
             self.executor = ISOLATION_ALIASES[self.isolation]
 
-    def spec(self, index: int, sel: BackendSelection, seed: int) -> PairSpec:
+    def spec(self, index: int, sel: BackendSelection, seed: int,
+             tables: Tables | None = None, identity: str | None = None) -> PairSpec:
+        vectors, encode_ms = tables.for_pair(seed, identity) if tables else ({}, {})
         return PairSpec(run_id=self.run_id, index=index, label=sel.label, backend=sel.spec,
                         scenario=self.scenario.ref(), seed=seed,
-                        cache_dir=None if self.cache_dir is None else str(self.cache_dir))
+                        cache_dir=None if self.cache_dir is None else str(self.cache_dir),
+                        vectors=vectors, encode_ms=encode_ms)
 
 
 def backend_entry(s: BackendSelection) -> BackendEntry:
@@ -96,7 +105,7 @@ def backend_entry(s: BackendSelection) -> BackendEntry:
 
 def _execution(cfg: RunConfig, ex: Executor) -> dict[str, Any]:
     return {**ex.describe(), "clean_stale": cfg.clean_stale,
-            "cache": "off" if cfg.cache_dir is None else "on"}
+            "cache": "off" if cfg.cache_dir is None else "on", "encode": cfg.encode}
 
 
 def _new_result(cfg: RunConfig, ex: Executor) -> Result:
@@ -137,12 +146,14 @@ def _caveats(cfg: RunConfig, result: Result) -> list[str]:
         return [f"The generator's caveats could not be written ({type(exc).__name__}: {exc})."]
 
 
-def _pending(cfg: RunConfig, result: Result) -> list[Job]:
+def _pending(cfg: RunConfig, result: Result, ex: Executor, root: Path | None) -> list[Job]:
     """Jobs for every pair without an ok run, seed by seed; each seed's script is
     generated here first (its hash and stats go in the result; forked children
-    inherit it)."""
+    inherit it). With ``encode="once"``, the seeds' vector tables are built next, in
+    a child, before any pair runs (``vectors.py``)."""
     by_label = {b.label: b for b in result.backends}
-    jobs = []
+    todo: list[tuple[int, int, BackendSelection]] = []
+    scripts = {}
     for si, seed in enumerate(cfg.seeds):
         script = generate_script(cfg.plugins, cfg.scenario.ref(), seed)
         result.scenario.data_hashes[str(seed)] = script.data_hash
@@ -151,8 +162,22 @@ def _pending(cfg: RunConfig, result: Result) -> list[Job]:
         for index, sel in enumerate(cfg.selections):
             done = by_label[sel.label].run_for(seed)
             if done is None or not done.ok:
-                jobs.append(Job(cfg.spec(index, sel, seed), sel, si, len(cfg.seeds)))
-    return jobs
+                todo.append((si, index, sel))
+                scripts[seed] = script
+    tables, plan = None, None
+    if cfg.encode == "once" and root is not None:
+        plan = plan_vectors([sel for _, _, sel in todo])
+        if plan.sources:
+            tables = build_tables(plan, scripts, root, cfg.cache_dir,
+                                  lambda fn: ex.call(fn, cfg.timeout))
+            result.execution["encoders"] = {
+                info["label"]: info for info in tables.encoders.values()}
+            errors = {**plan.errors, **{i: e for i, e in tables.errors.items()}}
+            if errors:
+                result.execution["encoder_errors"] = errors
+    return [Job(cfg.spec(index, sel, cfg.seeds[si], tables,
+                         plan.readers.get(sel.label) if plan else None),
+                sel, si, len(cfg.seeds)) for si, index, sel in todo]
 
 
 def run_benchmark(cfg: RunConfig, progress: Progress | None = None, *,
@@ -240,7 +265,7 @@ def _run(cfg: RunConfig, ex: Executor, progress: Progress | None,
     with _signals_deferred():
         write_result(cfg.out, result, exclusive=resume is None)
     try:
-        jobs = _pending(cfg, result)
+        jobs = _pending(cfg, result, ex, root)
         if progress:
             progress.plan(len(jobs))
         ex.run(jobs, done)

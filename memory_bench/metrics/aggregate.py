@@ -27,7 +27,8 @@ class Aggregate:
     of_rows: Callable[[np.ndarray], np.ndarray]
     of_sums: Callable[[np.ndarray, int], np.ndarray] | None
     # "randomization": the paired randomization test of this aggregate (exact when every
-    # value is 0 or 1); "sign": the exact sign test on per-question differences.
+    # value is 0 or 1); "bootstrap": the cluster bootstrap of the quantile difference, its
+    # interval and p from one normal approximation (analysis/paired.py), for quantiles.
     test: str
     description: str
     # The metric of one pair from its rows (questions x columns), in plain floats: the
@@ -105,9 +106,9 @@ AGGREGATES: dict[str, Aggregate] = {a.name: a for a in (
               _sum_ratio_value),
     Aggregate("rate", _rows_via_sums(_rate), _rate, "randomization",
               "sum of the first column / sum of the second (items / seconds)", _rate_value),
-    Aggregate("p50", _percentile(50), None, "sign", "the median over questions",
+    Aggregate("p50", _percentile(50), None, "bootstrap", "the median over questions",
               _percentile_value(50)),
-    Aggregate("p95", _percentile(95), None, "sign", "the 95th percentile over questions",
+    Aggregate("p95", _percentile(95), None, "bootstrap", "the 95th percentile over questions",
               _percentile_value(95)),
 )}
 

@@ -15,6 +15,7 @@ import math
 
 from memory_bench.contract.capabilities import Capability
 from memory_bench.metrics import kinds
+from memory_bench.metrics.latency import latency_parts
 from memory_bench.metrics.spec import Metric, declare
 
 __all__ = ["CONTINUAL_METRICS", "GATE_ACCEPT"]
@@ -107,9 +108,13 @@ CONTINUAL_METRICS: tuple[Metric, ...] = (
             description="median latency of the forget calls, timed by the harness"),
     declare("latency_p50_ms", "p50 ms", reads=("probe", "reprobe"), axis="latency",
             aggregate="p50", **_LATENCY,
-            description="median query latency in the probe and re-probe phases"),
+            description="median time of the query call in the probe and re-probe phases "
+                        "(encode once: the store's own, given the question's vector; see "
+                        "e2e_p50_ms)"),
     declare("latency_p95_ms", "p95 ms", reads=("probe", "reprobe"), aggregate="p95", **_LATENCY,
-            description="95th percentile query latency in the probe and re-probe phases"),
+            description="95th percentile time of the query call in the probe and re-probe "
+                        "phases (encode once: the store's own; see e2e_p95_ms)"),
+    *latency_parts(("probe", "reprobe"), "probe and re-probe phases"),
     declare("ingest_items_per_s", "ingest/s", reads=("seed", "interfere"), section="other",
             bounds=_RATE, decimals=0,
             thousands=True, description="items written per second over seed and interference",

@@ -17,6 +17,7 @@ from memory_bench.metrics.spec import Outcomes, RecordView
 from memory_bench.records.records import ProbeRecord
 
 __all__ = [
+    "LATENCY_PARTS",
     "all_at",
     "any_at",
     "forget_latency_outcomes",
@@ -145,10 +146,25 @@ def strength_outcomes(tag: str, before: str = "before", after: str = "after"
     return f
 
 
-def latency_outcomes(*tags: str) -> Callable[[RecordView], Outcomes]:
-    """Each query's latency in milliseconds, keyed by phase and question."""
+# What a latency is of: the query call (with encode once, the store's own time given the
+# question's vector), the encoder's time for the question at batch 1 (measured once per
+# embedder identity; None when the backend encoded inside the call), or both: end to end.
+LATENCY_PARTS = ("call", "encode", "e2e")
+
+
+def _ms(p: ProbeRecord, part: str) -> float | None:
+    if part == "encode":
+        return p.encode_ms
+    if part == "e2e":
+        return p.latency_ms + (p.encode_ms or 0.0)
+    return p.latency_ms
+
+
+def latency_outcomes(*tags: str, part: str = "call") -> Callable[[RecordView], Outcomes]:
+    """Each query's latency (of ``part``) in milliseconds, keyed by phase and question."""
     def f(v: RecordView) -> Outcomes:
-        return _rows((_key(p, i), (p.latency_ms,)) for i, p in enumerate(v.probes(*tags)))
+        rows = ((_key(p, i), _ms(p, part)) for i, p in enumerate(v.probes(*tags)))
+        return _rows((k, (ms,)) for k, ms in rows if ms is not None)
     return f
 
 

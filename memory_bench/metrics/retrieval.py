@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 
 from memory_bench.metrics import kinds
+from memory_bench.metrics.latency import latency_parts
 from memory_bench.metrics.spec import Metric, declare
 
 __all__ = ["ABSTAIN", "ASK", "EARLY", "QUERY_TAGS", "TOP_K", "WRITE", "retrieval_metrics"]
@@ -106,10 +107,13 @@ def retrieval_metrics(*, early: bool, final: str = "") -> tuple[Metric, ...]:
     metrics += [
         declare("latency_p50_ms", "p50 ms", reads=QUERY_TAGS, axis="latency", aggregate="p50",
                 **_LATENCY,
-                description="median query latency over every ask"),
+                description="median time of the query call over every ask (encode once: the "
+                            "store's own, given the question's vector; see e2e_p50_ms)"),
         declare("latency_p95_ms", "p95 ms", reads=QUERY_TAGS, section="other", terminal=False,
                 aggregate="p95", **_LATENCY,
-                description="95th percentile query latency over every ask"),
+                description="95th percentile time of the query call over every ask (encode "
+                            "once: the store's own; see e2e_p95_ms)"),
+        *latency_parts(QUERY_TAGS, "every ask"),
         declare("ingest_items_per_s", "ingest/s", reads=(WRITE,),
                 section="other", terminal=False, bounds=_RATE, decimals=0, thousands=True,
                 outcomes=kinds.ingest_outcomes(WRITE), aggregate="rate",

@@ -18,8 +18,10 @@ __all__ = [
     "BackendFactory",
     "BackendInfo",
     "BackendManifest",
+    "BackendOwnStore",
     "BackendPreload",
     "BackendRegistry",
+    "BackendVectors",
     "DuplicateBackendError",
     "PluginExit",
 ]
@@ -33,6 +35,13 @@ BackendPreload = Callable[[dict[str, Any], Path | None], None]
 # What the manifest should record about a configured backend (its model and weights
 # hash, say), from its resolved options: JSON-able, with no absolute paths.
 BackendManifest = Callable[[dict[str, Any]], dict[str, Any]]
+# The embedder identity a configured backend reads vectors with, and how to build the
+# run's table of them (encode once: contract.vectors.VectorSource), or None when these
+# options encode nothing (rshl's lexical encoder) or keep their own encoder.
+BackendVectors = Callable[[dict[str, Any]], Any]
+# Do these options give each pair a store of its own, in its workdir (not a directory or
+# server the user named)? Then a persistent backend's pairs may run in parallel.
+BackendOwnStore = Callable[[dict[str, Any]], bool]
 
 
 class DuplicateBackendError(BadInput):
@@ -61,6 +70,8 @@ class BackendInfo:
     notes: tuple[str, ...] = ()
     preload: BackendPreload | None = field(default=None, repr=False, compare=False)
     manifest: BackendManifest | None = field(default=None, repr=False, compare=False)
+    vectors: BackendVectors | None = field(default=None, repr=False, compare=False)
+    own_store: BackendOwnStore | None = field(default=None, repr=False, compare=False)
     # Distributions whose versions the run's manifest records (e.g. "faiss-cpu").
     libraries: tuple[str, ...] = ()
     # Item structure read whatever the options (beyond text, source, timestamp).
@@ -68,6 +79,14 @@ class BackendInfo:
 
     def has(self, capability: Capability | str) -> bool:
         return Capability(capability) in self.capabilities
+
+    def shares_store(self, options: Mapping[str, Any]) -> bool:
+        """Do pairs of this configuration share one store (so must run one at a time)?
+        A persistent backend's do unless it declares these options give each pair its
+        own store (``own_store``); a backend that is not persistent never shares."""
+        if not self.has(Capability.PERSISTENT):
+            return False
+        return self.own_store is None or not self.own_store(dict(options))
 
     def create(self, options: Mapping[str, Any], ctx: BackendContext) -> Backend:
         """The backend from its factory, checked: a factory that exits the process
@@ -134,6 +153,8 @@ class BackendRegistry:
         notes: Sequence[str] = (),
         preload: BackendPreload | None = None,
         manifest: BackendManifest | None = None,
+        vectors: BackendVectors | None = None,
+        own_store: BackendOwnStore | None = None,
         libraries: Sequence[str] = (),
         reads: Sequence[str] = (),
     ) -> None:
@@ -146,7 +167,8 @@ class BackendRegistry:
         check_name("backend", name, self._current_plugin)
         if not callable(factory):
             raise TypeError(f"backend {name}: factory is not callable")
-        for what, fn in (("preload", preload), ("manifest", manifest)):
+        for what, fn in (("preload", preload), ("manifest", manifest), ("vectors", vectors),
+                         ("own_store", own_store)):
             if fn is not None and not callable(fn):
                 raise TypeError(f"backend {name}: {what} is not callable")
         names = [o.name for o in options]
@@ -176,6 +198,8 @@ class BackendRegistry:
             notes=tuple(notes),
             preload=preload,
             manifest=manifest,
+            vectors=vectors,
+            own_store=own_store,
             libraries=tuple(libraries),
             reads=tuple(reads),
         )

@@ -58,6 +58,10 @@ class ProbeRecord:
     hit_sources: list[list[str]] = field(default_factory=list)
     expected_sources: list[str | None] = field(default_factory=list)
     expected_timestamps: list[str | None] = field(default_factory=list)
+    # The encoder's time for this question at batch 1, measured once per embedder identity
+    # when the run encodes once (the backend then read the question's vector): end-to-end
+    # is latency_ms + encode_ms. None when the backend encoded it inside the query call.
+    encode_ms: float | None = None
     hit_tokens: list[int] = field(default_factory=list)
     answer_ranks: list[int] = field(default_factory=list)
     answer_phrases: int = 0

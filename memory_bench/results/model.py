@@ -98,6 +98,9 @@ class PairRun:
     outcomes: dict[str, dict[str, list]] = field(default_factory=dict)
     # recall@1 per ask step over the stream (metrics/curve.py's CURVE_FIELDS per point).
     curve: list[list[float]] = field(default_factory=list)
+    # How the pair's texts were encoded: the run's mode (once: from the run's vector
+    # table) and the table's hits and misses (harness/pair.py); None: no embedder.
+    encoding: dict[str, Any] | None = None
 
     @property
     def ok(self) -> bool:
@@ -128,6 +131,8 @@ class PairRun:
             d["outcomes"] = self.outcomes
         if self.curve:
             d["curve"] = [list(p) for p in self.curve]
+        if self.encoding is not None:
+            d["encoding"] = dict(self.encoding)
         return d
 
     @classmethod
@@ -148,6 +153,7 @@ class PairRun:
             worker=r.obj("worker", {}),
             outcomes=r.mapping("outcomes", _read_outcomes, default={}),
             curve=_read_curve(r, 4),
+            encoding=r.opt_obj("encoding"),
         )
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from memory_bench_embed import LIBRARIES, backend_manifest, embedding_options
+from memory_bench_embed import LIBRARIES, backend_manifest, embedding_options, shared_vectors
 
 from memory_bench import BackendContext, Capability, Option, hookimpl
 from memory_bench_chroma import __version__
@@ -58,6 +58,11 @@ def _factory(options: dict[str, Any], ctx: BackendContext) -> Any:
     return ChromaMemory(embedder, client, collection)
 
 
+def _own_store(options: dict[str, Any]) -> bool:
+    """Each pair's embedded store in its workdir, unless a directory or server is named."""
+    return not options.get("path") and not options.get("host")
+
+
 def _preload(options: dict[str, Any], cache_dir: Any) -> None:
     """Before the harness forks a process per pair: load the model and heavy imports once.
 
@@ -79,7 +84,9 @@ def memory_bench_register_backends(registry: Any) -> None:
         "chroma",
         factory=_factory,
         preload=_preload,
+        own_store=_own_store,
         manifest=backend_manifest,
+        vectors=shared_vectors,
         libraries=(*LIBRARIES, "chromadb"),
         description="RAG baseline on chromadb: embedded PersistentClient in the run's directory "
         "(or a chroma server), cosine HNSW, vectors from the shared frozen embedder",

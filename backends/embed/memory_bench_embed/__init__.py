@@ -11,6 +11,9 @@ with like. The public API:
   process's loaded model and the run's cache (``ctx.cache_dir``);
 - :func:`preload`: for ``registry.add(preload=...)``: loads the model once in
   the harness before it forks a process per pair (it never runs the model);
+- :func:`shared_vectors`: for ``registry.add(vectors=...)``: the embedder identity a
+  backend reads the run's vector table with, and how the harness builds it
+  (encode once per run, ``encode_once.py``);
 - :func:`backend_manifest` and :data:`LIBRARIES`: for ``registry.add(manifest=...,
   libraries=...)``, so the result names the model and its library versions.
 
@@ -24,6 +27,7 @@ from __future__ import annotations
 
 from memory_bench_embed.cache import EmbeddingCache
 from memory_bench_embed.embedder import DEFAULT_RUNTIME, Embedder, get_embedder
+from memory_bench_embed.encode_once import SharedVectors, shared_vectors
 from memory_bench_embed.export import RUNTIMES, exported_model, models_dir
 from memory_bench_embed.model import (
     DEFAULT_MODEL,
@@ -39,6 +43,11 @@ from memory_bench_embed.options import (
     embedding_options,
     preload,
 )
+from memory_bench_embed.runtime import no_telemetry
+from memory_bench_embed.table import VectorTable
+
+# Before any library imports onnxruntime (chromadb does too): its telemetry off.
+no_telemetry()
 
 __version__ = "0.1.0"
 
@@ -49,6 +58,8 @@ __all__ = [
     "RUNTIMES",
     "Embedder",
     "EmbeddingCache",
+    "SharedVectors",
+    "VectorTable",
     "__version__",
     "backend_manifest",
     "embedder_from_options",
@@ -61,4 +72,5 @@ __all__ = [
     "preload",
     "ran_inference_here",
     "resolve_model",
+    "shared_vectors",
 ]

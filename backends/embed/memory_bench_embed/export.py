@@ -142,6 +142,9 @@ def _export_fp32(model_dir: str, out: str) -> None:
 
 
 def _quantize(source: str, out: str) -> None:
+    from memory_bench_embed.runtime import no_telemetry
+
+    no_telemetry()
     from onnxruntime.quantization import QuantType, quantize_dynamic
 
     quantize_dynamic(source, out, per_channel=True, weight_type=QuantType.QInt8)

@@ -12,6 +12,7 @@ from memory_bench_embed.embedder import DEFAULT_RUNTIME, Embedder, get_embedder
 from memory_bench_embed.export import RUNTIMES
 from memory_bench_embed.model import DEFAULT_MODEL, PACKAGED_MODELS, model_manifest
 from memory_bench_embed.runtime import open_runtime
+from memory_bench_embed.table import VectorTable
 
 __all__ = ["LIBRARIES", "backend_manifest", "embedder_from_options", "embedding_options",
            "preload"]
@@ -100,7 +101,9 @@ def preload(options: Mapping[str, Any], *modules: str) -> None:
 
 
 def embedder_from_options(options: Mapping[str, Any], ctx: BackendContext) -> Embedder:
-    """The Embedder a backend's resolved options and context ask for."""
+    """The Embedder a backend's resolved options and context ask for: over the run's
+    vector table of its identity when the harness built one (encode-once), and
+    counted in the pair's report (table hits and misses, model encodes)."""
     cache_dir = ctx.cache_dir if options.get("cache", True) else None
     emb = get_embedder(
         options.get("model") or DEFAULT_MODEL,
@@ -110,6 +113,16 @@ def embedder_from_options(options: Mapping[str, Any], ctx: BackendContext) -> Em
         runtime=_runtime(options),
     )
     emb.batch_size = int(options.get("batch_size", 64))
+    tables: Mapping[str, str] = getattr(ctx, "vectors", None) or {}
+    if tables:
+        where = tables.get(emb.identity)
+        if where is not None:
+            emb.table = VectorTable.open(Path(where))
+        else:  # tables were built, none of this identity: every text is a miss
+            emb.table_refused = "no table of this identity"
+    report = getattr(ctx, "report", None)
+    if report is not None:  # a live reference: the harness reads it when the pair ends
+        report.setdefault("embedders", []).append(emb.stats)
     return emb
 
 

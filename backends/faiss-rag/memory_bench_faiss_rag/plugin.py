@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from memory_bench_embed import LIBRARIES, backend_manifest, embedding_options
+from memory_bench_embed import LIBRARIES, backend_manifest, embedding_options, shared_vectors
 
 from memory_bench import BackendContext, Capability, Option, hookimpl
 from memory_bench_faiss_rag import __version__
@@ -110,6 +110,7 @@ def memory_bench_register_backends(registry: Any) -> None:
         factory=_faiss_rag,
         preload=_preload,
         manifest=backend_manifest,
+        vectors=shared_vectors,
         libraries=(*LIBRARIES, "faiss-cpu"),
         description="RAG baseline: frozen sentence embedder, faiss index, docstore with "
         "source and timestamp; ranks by cosine similarity",
@@ -123,6 +124,7 @@ def memory_bench_register_backends(registry: Any) -> None:
         factory=_faiss_rag_recency,
         preload=_preload,
         manifest=backend_manifest,
+        vectors=shared_vectors,
         libraries=(*LIBRARIES, "faiss-cpu"),
         description="faiss-rag with a time-aware score: cosine + weight * 0.5**(age/half_life), "
         "age on the logical clock",

@@ -17,7 +17,7 @@ from memory_bench.session.pipeline import execute
 pytestmark = pytest.mark.slow
 
 SPECS = ["faiss-rag", "faiss-rag-recency", "faiss-rag:index=hnsw", "faiss-rag:supersede=tags"]
-TIMING = ("latency_p50_ms", "latency_p95_ms", "ingest_items_per_s", "forget_p50_ms")
+from memory_bench.metrics.latency import TIMINGS as TIMING  # noqa: E402
 
 
 def _run(tmp_path: Path, name: str, specs: list[str], cache_dir: Path | None) -> dict[str, Any]:

@@ -145,13 +145,30 @@ def _installed(dist: str) -> str:
         return f"{dist} not installed"
 
 
+def _vectors(options: dict[str, Any]) -> Any:
+    """The shared embedder identity mem0 reads the run's vectors with (encode once);
+    None with mem0's own embedder, which encodes for itself."""
+    if options["embedder"] != "shared":
+        return None
+    from memory_bench_embed import shared_vectors
+
+    return shared_vectors(options)
+
+
+def _own_store(options: dict[str, Any]) -> bool:
+    """Each pair's mem0 store in its workdir, unless a store directory is named."""
+    return not options.get("path")
+
+
 @hookimpl
 def memory_bench_register_backends(registry: Any) -> None:
     registry.add(
         "mem0",
         factory=_factory,
         preload=_preload,
+        own_store=_own_store,
         manifest=_manifest,
+        vectors=_vectors,
         libraries=LIBRARIES,
         description=f"Mem0's open-source Memory ({_installed('mem0ai')}) in store-only mode "
         "(add with infer=False), searched with mem0's hybrid scoring (semantic + BM25 + "

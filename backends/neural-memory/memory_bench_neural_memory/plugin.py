@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from memory_bench_embed import LIBRARIES, backend_manifest, embedding_options
+from memory_bench_embed import LIBRARIES, backend_manifest, embedding_options, shared_vectors
 
 from memory_bench import Option, hookimpl
 from memory_bench_neural_memory import __version__
@@ -81,6 +81,7 @@ def memory_bench_register_backends(registry: BackendRegistry) -> None:
         factory=_factory,
         preload=_preload,
         manifest=backend_manifest,
+        vectors=shared_vectors,
         libraries=LIBRARIES,
         description="Titans-style memory learning at test time (surprise, momentum, "
         "forgetting) over frozen MiniLM embeddings; read by decoding M(q) to stored items",

@@ -7,7 +7,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from memory_bench_embed import LIBRARIES, backend_manifest, embedding_options
+from memory_bench_embed import LIBRARIES, backend_manifest, embedding_options, shared_vectors
 
 from memory_bench import BackendContext, Capability, Option, hookimpl
 from memory_bench_qdrant import __version__
@@ -118,6 +118,11 @@ def _factory(options: dict[str, Any], ctx: BackendContext) -> Any:
     return QdrantMemory(embedder, client, options["collection"], params)
 
 
+def _own_store(options: dict[str, Any]) -> bool:
+    """Each pair's local store in its workdir, unless a directory or server is named."""
+    return not options.get("path") and not options.get("url")
+
+
 def _preload(options: dict[str, Any], cache_dir: Any) -> None:
     """Before the harness forks a process per pair: load the model and heavy imports once."""
     from memory_bench_embed import preload
@@ -139,7 +144,9 @@ def memory_bench_register_backends(registry: Any) -> None:
         "qdrant",
         factory=_factory,
         preload=_preload,
+        own_store=_own_store,
         manifest=backend_manifest,
+        vectors=shared_vectors,
         libraries=(*LIBRARIES, "qdrant-client"),
         description=f"RAG baseline on Qdrant ({_installed('qdrant-client')}): local mode in the "
         "run's directory (or a Qdrant server), cosine, vectors from the shared frozen embedder",

@@ -35,6 +35,7 @@ import logging
 import os
 import queue
 import re
+import socket
 import threading
 import time
 import traceback
@@ -49,7 +50,6 @@ from distributed import Client, LocalCluster
 from distributed.scheduler import KilledWorker
 
 from memory_bench import __version__
-from memory_bench.contract.capabilities import Capability
 from memory_bench.contract.forksafety import fork_unsafe_reason
 from memory_bench.harness.executors import dask_worker
 from memory_bench.harness.executors.base import (
@@ -138,6 +138,30 @@ def _key_slug(label: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.=-]+", "_", label)[:40]
 
 
+def _refused(address: str) -> str | None:
+    """Why nothing listens at a ``tcp://host:port`` scheduler, known at once (the
+    connection is refused); None when something answers, or for any other address or
+    error (dask's own connect then says what went wrong)."""
+    from urllib.parse import urlsplit
+
+    if not address.startswith("tcp://"):
+        return None
+    try:
+        url = urlsplit(address)
+        host, port = url.hostname, url.port
+    except ValueError:
+        return None
+    if not host or not port:
+        return None
+    try:
+        with socket.create_connection((host, port), timeout=CONNECT_TIMEOUT):
+            return None
+    except ConnectionRefusedError as exc:
+        return f"ConnectionRefusedError: {exc.strerror or exc}"
+    except OSError:
+        return None
+
+
 class DaskExecutor:
     """Pairs as dask tasks; the parent streams them back, times them, and recovers."""
 
@@ -165,7 +189,7 @@ class DaskExecutor:
         self._shown: str | None = None
         # The state of one run() (the runner calls it once per executor).
         self._flights: dict[str, _Flight] = {}
-        self._busy: set[str] = set()  # persistent selections with a pair in flight
+        self._busy: set[str] = set()  # selections sharing a store, with a pair in flight
         self._priority: dict[int, int] = {}
         self._done: Done | None = None
         self._no_workers_since: float | None = None
@@ -186,6 +210,9 @@ class DaskExecutor:
     # -- the cluster ----------------------------------------------------------------
 
     def _connect(self, workers: int | None, scheduler: str) -> Client:
+        refused = _refused(scheduler)
+        if refused is not None:  # at once: dask's Client retries until its timeout
+            raise ExecutorError(f"cannot reach the dask scheduler {scheduler}: {refused}")
         # In a daemon thread with a hard deadline: a listener that accepts and never
         # answers (or answers in another protocol) must not hang the command, at exit
         # either (a pool's worker threads are joined when the interpreter ends).
@@ -251,7 +278,8 @@ class DaskExecutor:
             "workers": self.workers, "threads_per_worker": 1 if self.scheduler is None else None,
             "start_method": self.start_method, "pair_threads": self.pair_threads,
             "lost_worker_attempts": MAX_ATTEMPTS, "distributed": distributed.__version__,
-            "persistent_pairs": "one at a time per backend",
+            "persistent_pairs": "one at a time per backend when its pairs share a store; "
+                                "in parallel when each pair's store is its own workdir",
             "pairs_in_flight": "at most the cluster's worker threads",
         }
 
@@ -382,11 +410,12 @@ class DaskExecutor:
                     if free <= 0:
                         break
                     label = job.spec.label
-                    persistent = job.selection.info.has(Capability.PERSISTENT)
-                    if persistent and label in self._busy:
+                    sel = job.selection
+                    shared = sel.info.shares_store(sel.options)
+                    if shared and label in self._busy:
                         continue
                     waiting.remove(job)
-                    if persistent:
+                    if shared:
                         self._busy.add(label)
                     self._submit_pair(job, 1, [])
                     free -= 1

@@ -167,6 +167,19 @@ def _manifest(options: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _own_store(options: dict[str, Any]) -> bool:
+    """Each pair's lattice in its workdir, unless a lattice directory is named."""
+    return not options.get("path")
+
+
+def _vectors(options: dict[str, Any]) -> Any:
+    """encoder=dense|hybrid: the shared embedder identity the run's vectors are read
+    with; lexical encodes no vector (None)."""
+    if not _semantic(options) or _embed is None:
+        return None
+    return _embed.shared_vectors(options)
+
+
 @hookimpl
 def memory_bench_register_backends(registry: Any) -> None:
     registry.add(
@@ -179,6 +192,8 @@ def memory_bench_register_backends(registry: Any) -> None:
         options=OPTIONS,
         notes=NOTES,
         preload=_preload,
+        own_store=_own_store,
         manifest=_manifest,
+        vectors=_vectors,
         libraries=tuple(_embed.LIBRARIES) if _embed is not None else (),
     )
