@@ -166,3 +166,25 @@ def test_the_sweep_markdown_escapes_hostile_names() -> None:
     md = render_sweep_markdown(summary, {})
     prose = re.sub(r"(`+).*?\1", "", md)  # code spans show text literally: inert
     assert "<script" not in prose and "](http" not in prose.replace("\\](http", "")
+
+
+def test_a_preload_that_starts_threads_is_named_with_the_fix() -> None:
+    import threading
+
+    from memory_bench.harness.executors.base import preload_here
+    from memory_bench.plugins.backends import BackendRegistry
+    from memory_bench.plugins.selection import select_backends
+
+    stop = threading.Event()
+
+    def preload(options, cache_dir) -> None:
+        threading.Thread(target=stop.wait, daemon=True).start()
+
+    registry = BackendRegistry()
+    registry.add("threaded", factory=lambda o, c: None, description="test", version="0",
+                 capabilities=[], preload=preload)
+    try:
+        with pytest.warns(RuntimeWarning, match="backend threaded's preload started 1 thread"):
+            preload_here(select_backends(registry, ["threaded"]), None)
+    finally:
+        stop.set()

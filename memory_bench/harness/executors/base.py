@@ -9,6 +9,9 @@ executor (a cluster, say) implements :class:`Executor`: it receives plain data
 
 from __future__ import annotations
 
+import os
+import threading
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -81,11 +84,27 @@ def preload_here(selections: Sequence[BackendSelection], cache_dir: Path | None
         if sel.info.preload is None or key in done:
             continue
         done.add(key)
+        before = _threads()
         try:
             sel.info.preload(dict(sel.options), cache_dir)
         except Exception as exc:  # its pairs will fail and say why
             errors[sel.label] = f"{type(exc).__name__}: {exc}"
+        started = _threads() - before
+        if started > 0:
+            warnings.warn(
+                f"memory-bench: backend {sel.info.name}'s preload started {started} "
+                "thread(s); pairs are forked after preloading and a forked thread pool can "
+                "deadlock: start them in the backend's factory instead (or run with "
+                "--executor local)", RuntimeWarning, stacklevel=2)
     return errors
+
+
+def _threads() -> int:
+    """This process's threads, native ones included (Linux), else Python's."""
+    try:
+        return len(os.listdir("/proc/self/task"))
+    except OSError:
+        return threading.active_count()
 
 
 def call_here(fn: Callable[[], Any], timeout: float | None) -> dict[str, Any]:
