@@ -48,7 +48,7 @@ def _grid(head: list[str], rows: list[list[str]], width: int, left: int = 1) -> 
     console = Console(width=width, color_system=None, force_terminal=False,
                       legacy_windows=False, soft_wrap=False)
     lines: list[str] = []
-    for cols in _chunks(head, rows, left, width):
+    for cols in _chunks(head, rows, left, width - 3):  # a margin: rich pads the edges
         table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
         for i in cols:
             table.add_column(head[i], justify="left" if i < left else "right", no_wrap=True,
