@@ -20,7 +20,7 @@ from memory_bench.results.model import Result
 __all__ = ["render_table"]
 
 
-_GAP = 2  # rich pads each cell by one space on either side
+_GAP = 3  # rich pads each cell by a space on either side, and a column rule between
 
 
 def _chunks(head: list[str], rows: list[list[str]], fixed: int, width: int) -> list[list[int]]:
@@ -48,7 +48,7 @@ def _grid(head: list[str], rows: list[list[str]], width: int, left: int = 1) -> 
     console = Console(width=width, color_system=None, force_terminal=False,
                       legacy_windows=False, soft_wrap=False)
     lines: list[str] = []
-    for cols in _chunks(head, rows, left, width - 3):  # a margin: rich pads the edges
+    for cols in _chunks(head, rows, left, width):
         table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
         for i in cols:
             table.add_column(head[i], justify="left" if i < left else "right", no_wrap=True,
