@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from memory_bench.contract.capabilities import Capability
+from memory_bench.metrics.latency import is_timing
 from memory_bench.metrics.spec import MetricSpec, split_key
 from memory_bench.render.caveats import backend_notes, caveats
 from memory_bench.render.format import (
@@ -103,8 +104,8 @@ def measured(result: Result, metrics: list[MetricSpec]) -> list[MetricSpec]:
 
 
 def is_cost(m: MetricSpec) -> bool:
-    """A cost (latency, ingest rate, memory), not a quality: kept on every row."""
-    return m.axis == "latency" or m.thousands or m.name.startswith("latency_")
+    """A cost (a timing, an ingest rate, memory), not a quality: kept on every row."""
+    return m.axis == "latency" or m.thousands or is_timing(m.name)
 
 
 def _quality_values(result: Result, b: BackendEntry) -> tuple | None:
