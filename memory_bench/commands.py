@@ -191,7 +191,8 @@ def cmd_run(args: argparse.Namespace) -> int:
                     clean_stale=args.clean_stale, encode=getattr(args, "encode", "once"))
     signal.signal(signal.SIGTERM, _on_sigterm)
     try:
-        progress = Progress(enabled=False if args.quiet else None, notes=not args.quiet)
+        # the refreshed line and the slow-step lines on a terminal (not in a pipe or a log)
+        progress = Progress(enabled=False if args.quiet else None)
         result = execute(cfg, progress, resume=plan.resume)
         print_or_reader_left(render_table(result, columns=args.columns))  # `| head` saves
         _warn_broken(plan.plugins)  # after the run: bad input (a stale store) is one line

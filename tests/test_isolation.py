@@ -186,7 +186,7 @@ def test_hang_die_and_raise_are_recorded_and_others_run(tmp_path: Path, hanging)
     saved = load_result(cfg.out)
     assert saved.status == "complete"
     assert saved.execution == {"executor": "process", "isolation": "process", "timeout_s": 3,
-                               "clean_stale": False, "cache": "off"}
+                               "clean_stale": False, "cache": "off", "encode": "once"}
     assert saved.backends[0].summary["recall1_before"].n == 0  # no number for a failure
 
 

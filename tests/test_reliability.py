@@ -188,7 +188,7 @@ def test_a_second_ctrl_c_cannot_stop_the_write_that_records_the_first(
         real(path, result, **kw)
 
     monkeypatch.setattr(runner, "write_result", interrupt_while_writing)
-    monkeypatch.setattr(runner, "_pending", lambda cfg, result: (_ for _ in ()).throw(
+    monkeypatch.setattr(runner, "_pending", lambda *a, **k: (_ for _ in ()).throw(
         KeyboardInterrupt()))  # the first Ctrl-C, as the pairs start
     out = tmp_path / "r.json"
     cfg = RunConfig(plugins=plugins, selections=sels, scenario=load_scenario(

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from memory_bench_bm25.plugin import OPTIONS as BM25_OPTIONS
-from memory_bench_embed import LIBRARIES, backend_manifest, embedding_options
+from memory_bench_embed import LIBRARIES, backend_manifest, embedding_options, shared_vectors
 
 from memory_bench import Capability, Option, hookimpl
 from memory_bench_hybrid import __version__
@@ -88,6 +88,7 @@ def memory_bench_register_backends(registry: BackendRegistry) -> None:
         "reciprocal rank, or by min-max normalised scores; docstore keeps provenance",
         version=__version__,
         capabilities=[Capability.PROVENANCE, Capability.FORGET],
+        vectors=shared_vectors,  # its dense side reads the run's shared vector table
         options=[*embedding_options(), *BM25_OPTIONS, *FUSION_OPTIONS],
         notes=_NOTES,
     )

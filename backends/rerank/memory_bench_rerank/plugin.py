@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from memory_bench_bm25.plugin import OPTIONS as BM25_OPTIONS
-from memory_bench_embed import backend_manifest, embedding_options
+from memory_bench_embed import backend_manifest, embedding_options, shared_vectors
 from memory_bench_hybrid.plugin import FUSION_OPTIONS, HYBRID_LIBRARIES
 
 from memory_bench import Capability, Option, hookimpl
@@ -102,6 +102,7 @@ def memory_bench_register_backends(registry: BackendRegistry) -> None:
         "ms-marco MiniLM cross-encoder (onnxruntime, offline); docstore keeps provenance",
         version=__version__,
         capabilities=[Capability.PROVENANCE, Capability.FORGET],
+        vectors=shared_vectors,  # its dense side reads the run's shared vector table
         options=[*embedding_options(), *_OPTIONS, *BM25_OPTIONS, *fusion],
         notes=_NOTES,
     )
