@@ -95,8 +95,13 @@ def readings(draw):
 @st.composite
 def records(draw, perfect=False):
     pairs = draw(st.lists(readings(), max_size=6, unique_by=lambda r: r[0].id))
+    drawn = draw(st.lists(probes(perfect=perfect), max_size=40))
+    seen: dict[tuple[str, str], int] = {}
+    for p in drawn:  # the n-th ask of a fact in a phase pairs with its n-th re-ask
+        n = seen[(p.tag, p.expected[0])] = seen.get((p.tag, p.expected[0]), 0) + 1
+        p.key = f"{p.expected[0]}/{n}"
     return SeedRecords(
-        probes=draw(st.lists(probes(perfect=perfect), max_size=40)),
+        probes=drawn,
         writes=draw(st.lists(st.builds(
             WriteRecord, st.sampled_from(["seed", "interfere", "update", "gate"]),
             st.integers(1, 64), st.integers(0, 64), st.floats(0, 5, allow_nan=False)),
@@ -145,6 +150,7 @@ def _relabel(r: SeedRecords, f, g) -> SeedRecords:
             ProbeRecord(p.tag, p.question, [f(i) for i in p.expected],
                         [f(i) for i in p.returned], p.scores, p.latency_ms,
                         outrank=[f(i) for i in p.outrank], top_source=src(p.top_source),
+                        key=None if p.key is None else f(p.key),
                         top_timestamp=p.top_timestamp, written_source=src(p.written_source),
                         written_timestamp=p.written_timestamp)
             for p in r.probes
