@@ -134,6 +134,18 @@ def same_as(result: Result) -> dict[str, str]:
     return out
 
 
+def shown_once(cells: list[str], metrics: list[MetricSpec], twin: str | None) -> list[str]:
+    """A row's cells, its quality ones replaced by "= twin" when ``twin`` (an earlier
+    row with the same quality values, seed by seed) is given; its costs are kept."""
+    if twin is None:
+        return cells
+    quality = [i for i, m in enumerate(metrics) if not is_cost(m)]
+    out = list(cells)
+    for n, i in enumerate(quality):
+        out[i] = f"= {twin}" if n == 0 else "="
+    return out
+
+
 def _metric_table(result: Result, metrics: list[MetricSpec]) -> tuple[list[str], list]:
     metrics = measured(result, metrics)
     head = ["backend", "runs ok"] + [m.label for m in metrics]
@@ -142,12 +154,8 @@ def _metric_table(result: Result, metrics: list[MetricSpec]) -> tuple[list[str],
     for b in result.backends:
         ok = len(b.ok_runs())
         cells = [cell(b.summary.get(m.name), m, runs_ok=ok) for m in metrics]
-        twin = twins.get(b.label)
-        if twin is not None:  # the same quality, seed by seed: shown once, costs kept
-            quality = [i for i, m in enumerate(metrics) if not is_cost(m)]
-            for n, i in enumerate(quality):
-                cells[i] = f"= {twin}" if n == 0 else "="
-        rows.append([row_label(result, b), run_counts(b), *cells])
+        rows.append([row_label(result, b), run_counts(b),
+                     *shown_once(cells, metrics, twins.get(b.label))])
     return head, rows
 
 

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from memory_bench.metrics.spec import category_key, split_key
 from memory_bench.render.format import STRUCTURED, cell, row_label, run_counts
-from memory_bench.render.sections import is_cost, measured, same_as
+from memory_bench.render.sections import measured, same_as, shown_once
 from memory_bench.results.model import Result
 
 __all__ = ["render_table"]
@@ -108,14 +108,9 @@ def render_table(result: Result, *, width: int | None = None,
     metrics = _pick(result, columns)
     head = ["backend", "runs ok"] + [m.label for m in metrics]
     twins = same_as(result)
-    rows = []
-    for b in result.backends:
-        cells = [cell(b.summary.get(m.name), m) for m in metrics]
-        if b.label in twins:  # the same quality, seed by seed: shown once, costs kept
-            quality = [i for i, m in enumerate(metrics) if not is_cost(m)]
-            for n, i in enumerate(quality):
-                cells[i] = f"= {twins[b.label]}" if n == 0 else "="
-        rows.append([row_label(result, b), run_counts(b), *cells])
+    rows = [[row_label(result, b), run_counts(b),
+             *shown_once([cell(b.summary.get(m.name), m) for m in metrics], metrics,
+                         twins.get(b.label))] for b in result.backends]
     lines = [*_grid(head, rows, width, left=2), *_by_category(result, width)]
     notes = [f"scenario {result.scenario.name} · {len(result.seeds)} seed(s) · mean ± "
              "half-width of the 95% t-interval · — = not supported by the backend"]
