@@ -4,7 +4,8 @@
 
 One line per audit row in the result: its target metric, its base, the paired gain
 and its 95% interval (memory_bench.analysis), and LEAK where the gain is beyond the
-interval. Exits 1 when any row leaks, 2 on a file it cannot read.
+interval, or trade where the rule pays for it on a metric it gives up by its nature
+(memory_bench.results.audit). Exits 1 when any row leaks, 2 on a file it cannot read.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from pathlib import Path
 
 from memory_bench_audit.gains import audit_gains, format_gains
 
+from memory_bench.analysis.compare import ensure_analysis
 from memory_bench.results.io import load_result
 
 
@@ -22,7 +24,7 @@ def main(argv: list[str]) -> int:
         print("usage: python scripts/audit_gains.py RESULT.json", file=sys.stderr)
         return 2
     try:
-        result = load_result(Path(argv[0]))
+        result = ensure_analysis(load_result(Path(argv[0])))
     except (OSError, ValueError) as exc:
         print(f"audit_gains: {exc}", file=sys.stderr)
         return 2

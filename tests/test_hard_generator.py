@@ -12,7 +12,7 @@ from memory_bench.scenarios.continual.data import GATE_ACCEPT, Statement
 from memory_bench.scenarios.continual.fairness import fairness_violations
 from memory_bench.scenarios.generators import hard, templated
 from memory_bench.scenarios.generators.common import SOURCE_FORMS, bare
-from memory_bench.scenarios.generators.hard_relations import HARD_RELATIONS
+from memory_bench.scenarios.generators.hard_relations import HARD_RELATIONS, HISTORY
 from memory_bench.scenarios.generators.overlap import content_words
 from memory_bench.scenarios.script import UNBOUND_PREFIX
 
@@ -78,8 +78,9 @@ def test_structured_adds_tags_and_the_exposure_says_so() -> None:
 
 
 def test_questions_paraphrase_the_relation() -> None:
-    """No question shares a content word or a stem with its relation's fact or update
-    templates (two words share a stem here when one is the other plus a short suffix)."""
+    """No question shares a content word or a stem with its relation's fact, update or
+    history templates (two words share a stem here when one is the other plus a short
+    suffix)."""
     def stems_clash(a: str, b: str) -> bool:
         k = 0
         while k < min(len(a), len(b)) and a[k] == b[k]:
@@ -88,7 +89,7 @@ def test_questions_paraphrase_the_relation() -> None:
 
     for rel in HARD_RELATIONS:
         stated = set().union(*(content_words(t.replace("{s}", "").replace("{v}", ""))
-                               for t in (*rel.facts, *rel.updates)))
+                               for t in (*rel.facts, *rel.updates, *HISTORY[rel.name])))
         for q in rel.questions:
             asked = content_words(q.replace("{s}", ""))
             clash = [(a, b) for a in asked for b in stated if a == b or stems_clash(a, b)]
@@ -150,3 +151,30 @@ def test_near_identical_names_are_never_the_same_name() -> None:
 def test_same_seed_same_data_other_seed_differs() -> None:
     a, b, c = generate(HARD, 5), generate(HARD, 5), generate(HARD, 6)
     assert a.to_dict() == b.to_dict() and a.items_hash() == b.items_hash() != c.items_hash()
+
+
+def test_half_the_updates_are_followed_by_the_old_value_in_the_past_tense() -> None:
+    """A history item recalls the old value after the update, from a third source; the
+    update probe must rank the new value above it as above the old one, so "the newest
+    item about the subject" is not the answer by itself."""
+    d = generate(HARD, 3)
+    s = script(HARD, 3)
+    with_history = [u for u in d.updates if u.history is not None]
+    assert len(with_history) == round(0.5 * len(d.updates))
+    order = {i.id: n for n, i in enumerate(s.items())}
+    step_of = {i.id: n for n, st in enumerate(s.steps) if hasattr(st, "items")
+               for i in st.items}
+    probes = {st.expected[0]: (n, st) for n, st in enumerate(s.steps)
+              if getattr(st, "tag", "") == "update" and hasattr(st, "outrank")}
+    for u in with_history:
+        f = d.facts[u.fact]
+        st = d.stated[u.history.id]
+        assert st.past and (st.subject, st.relation, st.value) == (f.subject, f.relation,
+                                                                   f.value)
+        assert f.subject in u.history.text and f.value in u.history.text
+        assert u.history.source not in (f.item.source, u.item.source)
+        assert order[f.item.id] < order[u.item.id] < order[u.history.id]
+        n, p = probes[u.item.id]
+        assert set(p.outrank) == {f.item.id, u.history.id}
+        assert step_of[u.history.id] < n  # asked once both are written
+    assert not fairness_violations(d, hard.renderings, s)

@@ -78,6 +78,10 @@ def _results(result: Result, plots: Collection[str]) -> list[Block]:
         out.append(Image("bars", "Per-metric means with 95% intervals"))
     if "quality-latency" in plots:
         out.append(Image("quality-latency", "Quality against p50 latency"))
+    head, rows = S.audit_table(result)
+    if rows:
+        out += [Heading(3, "What reading the protocol buys"), Para(S.AUDIT_NOTE, note=True),
+                Table(head, rows)]
     head, rows = S.other_table(result)
     if len(head) > 2:
         out += [Heading(3, "Other metrics"), Table(head, rows)]

@@ -23,9 +23,11 @@ from memory_bench.render.format import (
     run_counts,
     verdict_cell,
 )
+from memory_bench.results.audit import audit_gains
 from memory_bench.results.model import BackendEntry, Comparison, MetricSummary, Result
 
 __all__ = [
+    "AUDIT_NOTE",
     "CAPS_NOTE",
     "CATEGORY_NOTE",
     "CURVE_NOTE",
@@ -33,6 +35,7 @@ __all__ = [
     "MISSES_NOTE",
     "RESULTS_NOTE",
     "VERDICT_NOTE",
+    "audit_table",
     "capability_table",
     "category_tables",
     "caveat_lines",
@@ -58,6 +61,16 @@ RESULTS_NOTE = (
     "backend cannot report the metric (a missing capability), never 0. Latency in "
     "milliseconds per query. \"= X\": every quality value of every seed equals X's (the "
     "same ranking on this data), shown once; the row's costs are its own."
+)
+AUDIT_NOTE = (
+    "The exploit audit: each audit row is an honest row (its base) plus one rule that reads "
+    "only the protocol (the order of calls, the form of items, names and timestamps), never "
+    "the answer key. Its gain is row − base on the metric it targets, question by question, "
+    "with the 95% cluster-bootstrap interval. LEAK: the interval lies above 0 and the rule "
+    "pays nothing for it, so that column partly scores reading the stream; trade: the rule "
+    "pays beyond its interval on what it gives up by its nature (refusing by form refuses "
+    "clean items; keeping old facts by ignoring what is new loses the updates); no gain: "
+    "the interval reaches 0 or lies below it."
 )
 CAPS_NOTE = "What each backend declares it keeps or does; — = not supported."
 VERDICT_NOTE = (
@@ -260,6 +273,23 @@ def curve_table(result: Result) -> tuple[list[str], list[list[str]]]:
         mean = {int(p[0]): p[3] for p in b.curve}
         rows.append([row_label(result, b),
                      *(f"{mean[s]:.3f}" if s in mean else NOT_SUPPORTED for s in order)])
+    return head, rows
+
+
+def audit_table(result: Result) -> tuple[list[str], list[list[str]]]:
+    """(head, rows) of what reading the protocol buys; no rows without audit rows."""
+    gains = audit_gains(result)
+    head = ["audit row", "reads", "targets", "base", "gain", "95% interval", "paid in",
+            "status"]
+    rows = []
+    for g in gains:
+        m = result.metric(g.metric)
+        paid = []
+        for c in g.costs:
+            cm = result.metric(c.metric)
+            paid.append(f"{cm.label} {_maybe(c.effect, cm)} {_interval(c.low, c.high, cm)}")
+        rows.append([g.row, g.reads, m.label, g.base, _maybe(g.effect, m),
+                     _interval(g.low, g.high, m), "; ".join(paid) or NOT_SUPPORTED, g.status])
     return head, rows
 
 

@@ -30,6 +30,18 @@ class AuditSpec:
     reads: str
 
     @property
+    def costs(self) -> tuple[str, ...]:
+        """What the rule gives up by its nature (memory_bench.results.audit): refusing
+        by form refuses clean items; keeping old facts by ignoring what is new loses the
+        updates (stability against plasticity)."""
+        return {"gateRecall": ("falseRefusals",), "retention": ("updateWinRate",)}.get(
+            self.metric, ())
+
+    def manifest(self) -> dict[str, Any]:
+        return {"base": self.base, "metric": self.metric, "costs": list(self.costs),
+                "reads": self.reads, "rule": self.rule}
+
+    @property
     def recency(self) -> bool:
         return self.base == "faiss-rag-recency"
 
@@ -72,6 +84,14 @@ def _factory(spec: AuditSpec) -> Callable[[dict[str, Any], BackendContext], Any]
     return factory
 
 
+def _manifest(spec: AuditSpec) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    """The base's manifest and the audit spec: the result file says which rows are
+    audit rows, so the report can show what reading the protocol buys."""
+    def manifest(options: dict[str, Any]) -> dict[str, Any]:
+        return {**backend_manifest(options), "audit": spec.manifest()}
+    return manifest
+
+
 def _preload(options: dict[str, Any], cache_dir: Any) -> None:
     from memory_bench_embed import preload
 
@@ -89,7 +109,7 @@ def memory_bench_register_backends(registry: Any) -> None:
             name,
             factory=_factory(spec),
             preload=_preload,
-            manifest=backend_manifest,
+            manifest=_manifest(spec),
             libraries=(*LIBRARIES, "faiss-cpu"),
             description=f"exploit audit: {spec.base} + a rule that reads {spec.reads}; "
                         f"targets {spec.metric}",

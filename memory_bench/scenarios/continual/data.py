@@ -59,12 +59,17 @@ class Fact:
 
 @dataclass(frozen=True)
 class Update:
-    """A new value for facts[fact]; probed with ``question``."""
+    """A new value for facts[fact]; probed with ``question``. ``history``, when set, is
+    written after the update from a third source and recalls the old value in the past
+    tense ("Mara Olsen used to live in Oslo."): the newest item about the subject is then
+    not the answer, so "newest first" does not win an update by itself, and the new value
+    must outrank it as it must outrank the old one."""
 
     fact: int
     item: Item
     question: str
     value: str
+    history: Item | None = None
 
 
 @dataclass(frozen=True)
@@ -75,6 +80,7 @@ class Statement:
     subject: str
     relation: str
     value: str
+    past: bool = False  # a former value recalled in the past tense (an update's history)
 
 
 @dataclass(frozen=True)
@@ -138,7 +144,8 @@ class ScenarioData:
             ],
             "noise": [i.to_dict() for i in self.noise],
             "updates": [
-                {"fact": u.fact, "item": u.item.to_dict(), "question": u.question, "value": u.value}
+                {"fact": u.fact, "item": u.item.to_dict(), "question": u.question, "value": u.value,
+                 **({"history": u.history.to_dict()} if u.history else {})}
                 for u in self.updates
             ],
             "gate": [{"item": g.item.to_dict(), "kind": g.kind} for g in self.gate],
@@ -156,8 +163,10 @@ class ScenarioData:
         return "sha256:" + hashlib.sha256(blob.encode("utf-8")).hexdigest()
 
     def update_phase_items(self) -> list[Item]:
-        """The update phase's writes: updates and update noise, in the order stamped."""
-        return sorted([u.item for u in self.updates] + list(self.update_noise),
+        """The update phase's writes: updates, their history items and update noise, in the
+        order stamped."""
+        history = [u.history for u in self.updates if u.history is not None]
+        return sorted([u.item for u in self.updates] + history + list(self.update_noise),
                       key=lambda i: i.timestamp)
 
     def all_items(self) -> list[Item]:

@@ -5,7 +5,8 @@ stated again, not copied by a gate item): ``forget_ids`` facts forgotten by id;
 ``forget_sources`` sources forgotten whole, each a source whose stored items are
 only facts of that kind (so forgetting it removes exactly those facts); and
 ``forget_updated`` updated facts forgotten by id after their update, old and new
-value both, so that neither may come back. Every forgotten fact's question is
+value both (and the old value's history item, where there is one), so that none may
+come back. Every forgotten fact's question is
 asked later (tag ``forgotten``, with the forgotten ids as the answer key and no
 expected id): ``forgottenReturned`` is the share of them whose top-k holds a
 forgotten item. As many facts that were not forgotten are asked among them
@@ -24,7 +25,7 @@ from dataclasses import dataclass, field
 
 from memory_bench.contract.capabilities import Capability
 from memory_bench.contract.items import Item
-from memory_bench.scenarios.continual.data import ScenarioData
+from memory_bench.scenarios.continual.data import ScenarioData, Update
 from memory_bench.scenarios.continual.params import ContinualParams
 from memory_bench.scenarios.script import Forget, Probe, Step
 
@@ -86,10 +87,12 @@ def plan_forgetting(p: ContinualParams, data: ScenarioData,
         forgets.append(Forget(ids=ids, forgotten=ids))
     for s in sources:
         forgets.append(Forget(source=s, forgotten=tuple(whole[s])))
+    def every_value(u: Update) -> tuple[str, ...]:
+        return (facts[u.fact].item.id, u.item.id, *([u.history.id] if u.history else []))
+
     for ui in updated:
-        u = data.updates[ui]
-        both = (facts[u.fact].item.id, u.item.id)
-        forgets.append(Forget(ids=both, forgotten=both))
+        every = every_value(data.updates[ui])
+        forgets.append(Forget(ids=every, forgotten=every))
     rng.shuffle(forgets)
     for i in by_id:
         ask(facts[i].question, i, (facts[i].item.id,))
@@ -98,7 +101,7 @@ def plan_forgetting(p: ContinualParams, data: ScenarioData,
             ask(facts[fact_of[item_id]].question, fact_of[item_id], tuple(whole[s]))
     for ui in updated:
         u = data.updates[ui]
-        ask(u.question, u.fact, (facts[u.fact].item.id, u.item.id))
+        ask(u.question, u.fact, every_value(u))
     left = [i for i in rest if i not in set(by_id)]
     kept = sorted(rng.sample(left, min(len(questions), len(left))))
     questions += [Probe(facts[i].question, (facts[i].item.id,), "kept", key=f"fact-{i:04d}",

@@ -132,6 +132,9 @@ HARD_PARAMETERS: tuple[Option, ...] = (
     Option("update_distractors", int, 30, "new values of the families' noise facts (same "
            "person, other relation; or same relation, a near-identical name), written among "
            "the updates", minimum=0, maximum=_BIG),
+    Option("update_history", float, 0.5, "share of the updates followed by a history item: "
+           "the old value recalled in the past tense, from a third source, which the new "
+           "value must outrank too", minimum=0.0, maximum=1.0),
     Option("unrelated_people", float, 0.5, "share of the unrelated noise that is about "
            "people outside the families (the rest: companies and towns)", minimum=0.0,
            maximum=1.0),
@@ -144,6 +147,7 @@ class HardParams(ContinualParams):
     family_relations: int = 4
     probed_per_person: int = 2
     update_distractors: int = 30
+    update_history: float = 0.5
     unrelated_people: float = 0.5
 
 

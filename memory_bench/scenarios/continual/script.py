@@ -37,7 +37,7 @@ from datetime import timedelta
 
 from memory_bench.contract.capabilities import Capability
 from memory_bench.contract.items import Item
-from memory_bench.scenarios.continual.data import ScenarioData
+from memory_bench.scenarios.continual.data import ScenarioData, Update
 from memory_bench.scenarios.continual.forgetting import plan_forgetting
 from memory_bench.scenarios.continual.params import ContinualParams
 from memory_bench.scenarios.generators.common import EPOCH
@@ -149,6 +149,25 @@ def _shuffled(rng: random.Random, early: Sequence[_Unit], anywhere: Sequence[_Un
     return [u for _, _, u in sorted(keyed, key=lambda t: (t[0], t[1]))]
 
 
+def _history(u: Update) -> tuple[str, ...]:
+    return (u.history.id,) if u.history is not None else ()
+
+
+def _after_their_updates(units: list[_Unit], data: ScenarioData) -> list[_Unit]:
+    """``units`` with each history item after its update: where the shuffle put it
+    before, the two swap places (the places stay as drawn, the order within is fixed)."""
+    where = {u.item.id: n for n, u in enumerate(units)}
+    out = list(units)
+    for up in data.updates:
+        if up.history is None:
+            continue
+        a, b = where[up.item.id], where[up.history.id]
+        if b < a:
+            out[a], out[b] = out[b], out[a]
+            where[up.item.id], where[up.history.id] = b, a
+    return out
+
+
 def _noise_split(data: ScenarioData) -> tuple[list[Item], list[Item], list[Item]]:
     """The noise in three shares (stretches 1, 2, 3). An item that a gate copy restates,
     or that an update decoy gives a new value, stays out of stretch 3: its copy comes
@@ -191,15 +210,16 @@ def continual_script(p: ContinualParams, data: ScenarioData) -> Script:
     asks = [_Ask(Probe(f.reprobe_question, (f.item.id,), "reprobe", key=key(i)),
                  before=frozenset([ends[i]] if i in ends else []))
             for i, f in enumerate(facts)]
-    asks += [_Ask(Probe(u.question, (u.item.id,), "update", outrank=(facts[u.fact].item.id,),
-                        key=key(u.fact)), (u.item.id,)) for u in data.updates]
+    asks += [_Ask(Probe(u.question, (u.item.id,), "update",
+                        outrank=(facts[u.fact].item.id, *_history(u)), key=key(u.fact)),
+                  (u.item.id, *_history(u))) for u in data.updates]
     asks += [_Ask(Probe(c.question, (facts[c.fact].item.id, c.item.id), "corroborate",
                         key=key(c.fact)), (c.item.id,)) for c in data.corroborations]
     answers = ([_Unit(i, "update") for i in data.update_phase_items()]
                + [_Unit(c.item, "corroborate") for c in data.corroborations])
     anywhere = ([_Unit(i, "interfere") for i in late]
                 + [_Unit(g.item, "gate", g.kind) for g in data.gate])
-    s.stretch(_shuffled(rng, answers, anywhere), asks)
+    s.stretch(_after_their_updates(_shuffled(rng, answers, anywhere), data), asks)
 
     steps = s.steps
     # forgetting.py: once every item is written (a source forgotten whole holds only facts)

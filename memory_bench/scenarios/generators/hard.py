@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import math
 import random
+from dataclasses import replace
 
 from memory_bench.contract.items import Item
 from memory_bench.scenarios.continual.data import (
@@ -51,6 +52,7 @@ from memory_bench.scenarios.generators.gate import (
 )
 from memory_bench.scenarios.generators.hard_relations import (
     HARD_RELATIONS,
+    HISTORY,
     VALUES,
     HardRelation,
     article,
@@ -99,9 +101,11 @@ def _fill(template: str, subject: str, value: str) -> str:
 
 
 def renderings(st: Statement) -> set[str]:
-    """Every text the generator could have written for ``st`` (fact and update forms)."""
+    """Every text the generator could have written for ``st`` (fact and update forms, or
+    the history forms of a former value)."""
     rel = _BY_NAME[st.relation]
-    return {_fill(t, st.subject, st.value) for t in (*rel.facts, *rel.updates)}
+    forms = HISTORY[rel.name] if st.past else (*rel.facts, *rel.updates)
+    return {_fill(t, st.subject, st.value) for t in forms}
 
 
 def _one_edit(rng: random.Random, word: str, taken: set[str]) -> str | None:
@@ -285,6 +289,9 @@ def generate(p: Params, seed: int) -> ScenarioData:
     for g in gate:  # a copy says what its original says
         if g.copy_of is not None:
             w.stated[g.item.id] = w.stated[g.copy_of]
+    # Last, with their own randomness, so that the rest of a seed is drawn as before.
+    updates = _with_history(random.Random(f"memory-bench/hard-history/{seed}"), w, facts,
+                            updates, round(p.update_history * len(updates)))
     stats = {
         "question_overlap": question_overlap(
             probe=([f.question for f in facts], [f.item.text for f in facts],
@@ -297,6 +304,7 @@ def generate(p: Params, seed: int) -> ScenarioData:
             "near_identical_name_pairs": near_pairs,
             "family_distractors": len(family_noise), "unrelated_noise": unrelated,
             "update_distractors": len(update_noise),
+            "update_history": sum(u.history is not None for u in updates),
         },
     }
     return ScenarioData(
@@ -316,6 +324,24 @@ def _restate(rng: random.Random, w: _Writer, old: Item) -> Item:
     forms = [t for i, t in enumerate(rel.facts) if i != w.template[old.id]]
     return w.say(rel, st.subject, value, _fill(rng.choice(forms), st.subject, value),
                  avoid=(old.source,))
+
+
+def _with_history(rng: random.Random, w: _Writer, facts: list[Fact], updates: list[Update],
+                  n: int) -> list[Update]:
+    """``n`` of the updates, seeded, given a history item: the old value in the past tense,
+    from a source neither the fact nor the update has."""
+    chosen = set(rng.sample(range(len(updates)), min(n, len(updates))))
+    out = []
+    for k, u in enumerate(updates):
+        if k in chosen:
+            f = facts[u.fact]
+            text = _fill(rng.choice(HISTORY[f.relation]), f.subject, f.value)
+            item = w.stamp(text, (f"subject:{f.subject}", f"relation:{f.relation}"),
+                           avoid=(f.item.source, u.item.source))
+            w.stated[item.id] = Statement(f.subject, f.relation, f.value, past=True)
+            u = replace(u, history=item)
+        out.append(u)
+    return out
 
 
 def _companions(rng: random.Random, n: int, facts: list[Fact], updated: list[int],

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["HARD_RELATIONS", "VALUES", "HardRelation", "article"]
+__all__ = ["HARD_RELATIONS", "HISTORY", "VALUES", "HardRelation", "article"]
 
 
 @dataclass(frozen=True)
@@ -147,3 +147,27 @@ HARD_RELATIONS: tuple[HardRelation, ...] = (
          "What substance gives {s} trouble?", "What can {s} not tolerate?"),
     ),
 )
+
+# A former value recalled in the past tense, written after an update (``Update.history``):
+# true of the past, not an answer to a question about the present. Varied, relation by
+# relation, so that no stock phrase marks them; like the fact templates, they share no
+# content word or stem with their relation's questions (tests/test_hard_generator.py).
+HISTORY: dict[str, tuple[str, ...]] = {
+    "born_in": ("Older papers gave {s}'s birthplace as {v}, wrongly.",
+                "{s} was long thought to be a native of {v}."),
+    "lives_in": ("{s} used to live in {v}.", "{s} had a house in {v} before moving away."),
+    "works_for": ("{s} used to work for {v}.", "{s} was employed by {v} until recently."),
+    "pet_name": ("{s}'s dog used to be called {v}.",
+                 "Before the renaming, {s}'s dog answered to {v}."),
+    "extension": ("{s} used to be reached on extension {v}.",
+                  "{s}'s old desk phone was extension {v}."),
+    "favourite_book": ("{s}'s favourite book used to be {v}.",
+                       "Back then, {s} loved {v} most of all books."),
+    "mentor": ("{s}'s earlier mentor was {v}.", "Before the change, {s} trained under {v}."),
+    "profession": ("{s} used to work as {a} {v}.", "{s} was {a} {v} before retraining."),
+    "instrument": ("{s} used to play the {v}.", "{s} played the {v} before switching."),
+    "car": ("{s} used to drive a {v}.", "{s}'s previous car was a {v}."),
+    "studied_at": ("{s} had started a course at {v} before transferring.",
+                   "{s} was at first a student of {v}."),
+    "allergy": ("{s} was allergic to {v} as a child.", "{s} had an allergy to {v} years ago."),
+}
