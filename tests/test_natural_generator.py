@@ -40,7 +40,7 @@ def _stored(d: ScenarioData) -> list[Item]:
     """Everything a backend without a gate holds after the gate phase, duplicates aside."""
     return [f.item for f in d.facts] + list(d.noise) + [u.item for u in d.updates] + [
         g.item for g in d.gate if g.kind == "clean"
-    ]
+    ] + d.history_items()
 
 
 def _asked(d: ScenarioData, i: int) -> str:
@@ -99,8 +99,9 @@ def test_facts_are_wordnet_prose_asked_for_by_a_synonym(seed: int) -> None:
 
 @pytest.mark.parametrize("seed", SEEDS)
 def test_every_question_has_exactly_one_correct_item(seed: int) -> None:
-    """No stored item but the fact has the asked word among its synonyms; an
-    update's word is named only by the old fact and the update."""
+    """No stored item but the fact (and its history item) has the asked word among its
+    synonyms; an update's word is named only by the old fact, the update and its
+    history item."""
     d = _data(seed)
     stored = _stored(d)
 
@@ -108,14 +109,20 @@ def test_every_question_has_exactly_one_correct_item(seed: int) -> None:
         w = word.lower()
         return [it.id for it in stored if w in {x.lower() for x in _sense(it).words}]
 
+    past = {u.history.id for u in d.updates if u.history}
     for i, f in enumerate(d.facts):
-        assert naming(_asked(d, i)) == [f.item.id]
+        # a history item states the fact's sense, but is written after its update, when
+        # the fact's own probes have been asked (the stream's order; fairness.py walks it)
+        assert [n for n in naming(_asked(d, i)) if n not in past] == [f.item.id]
         assert load_corpus().sense_count(_asked(d, i)) == 1
     for u in d.updates:
         old = d.facts[u.fact]
-        assert naming(old.subject) == [old.item.id, u.item.id]
-    # every stored sense is distinct, so no two stored items state the same meaning
-    keys = [it.tag("synset") for it in stored]
+        history = [u.history.id] if u.history else []
+        assert sorted(naming(old.subject)) == sorted([old.item.id, u.item.id, *history])
+    # every stored sense is distinct, so no two stored items state the same meaning, but
+    # for a history item, which recalls its fact's old sense in the past tense
+    past = {u.history.id for u in d.updates if u.history}
+    keys = [it.tag("synset") for it in stored if it.id not in past]
     assert len(set(keys)) == len(keys)
 
 
@@ -175,3 +182,14 @@ def test_capacity_limits() -> None:
         load_scenario("natural", {"facts": MAX_FACTS + 1})
     with pytest.raises(ScenarioError, match="distinct WordNet senses"):
         load_scenario("natural", {"noise": 5000})
+
+
+def test_half_the_updates_recall_the_old_sense_in_the_past_tense() -> None:
+    d = _data(2)
+    with_history = [u for u in d.updates if u.history is not None]
+    assert len(with_history) == round(0.5 * len(d.updates))
+    for u in with_history:
+        f = d.facts[u.fact]
+        assert _sense(u.history).key == _sense(f.item).key  # the old sense
+        assert f.value.rstrip(" .;") in u.history.text and has_phrase(u.history.text, f.subject)
+        assert u.history.source not in (f.item.source, u.item.source)

@@ -163,18 +163,22 @@ class ScenarioData:
         return "sha256:" + hashlib.sha256(blob.encode("utf-8")).hexdigest()
 
     def update_phase_items(self) -> list[Item]:
-        """The update phase's writes: updates, their history items and update noise, in the
-        order stamped."""
-        history = [u.history for u in self.updates if u.history is not None]
-        return sorted([u.item for u in self.updates] + history + list(self.update_noise),
+        """The update phase's writes: updates and update noise, in the order stamped."""
+        return sorted([u.item for u in self.updates] + list(self.update_noise),
                       key=lambda i: i.timestamp)
 
+    def history_items(self) -> list[Item]:
+        """The updates' history items (generators stamp them last)."""
+        return [u.history for u in self.updates if u.history is not None]
+
     def all_items(self) -> list[Item]:
-        """Every item in write order: facts, noise, updates, corroborations, gate."""
+        """Every item in the order stamped: facts, noise, updates, corroborations, gate,
+        history items."""
         return (
             [f.item for f in self.facts]
             + list(self.noise)
             + self.update_phase_items()
             + [c.item for c in self.corroborations]
             + [g.item for g in self.gate]
+            + self.history_items()
         )

@@ -8,7 +8,7 @@ unknown key, wrong type, NaN or out of bounds is one line and exit status 2.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from memory_bench.contract.options import Option
@@ -33,6 +33,10 @@ CONTINUAL_PARAMETERS: tuple[Option, ...] = (
     _count("facts", 120, "N: facts seeded in phase 1", minimum=1),
     _count("noise", 600, "M: interfering items in phase 3", minimum=1),
     _count("updates", 30, "U: facts given a new value in phase 6", minimum=1),
+    Option("update_history", float, 0.0, "share of the updates followed by a history item: "
+           "the old value recalled in the past tense, from a third source, after the update; "
+           "the new value must outrank it too (hard and natural generators)", minimum=0.0,
+           maximum=1.0),
     _count("gate_empty", 20, "refusable: empty or whitespace"),
     _count("gate_short", 20, "refusable: under 3 words"),
     _count("gate_duplicate", 20, "refusable: exact duplicates of stored texts, same source"),
@@ -70,6 +74,7 @@ class ContinualParams:
     facts: int = 120
     noise: int = 600
     updates: int = 30
+    update_history: float = 0.0
     gate_empty: int = 20
     gate_short: int = 20
     gate_duplicate: int = 20
@@ -122,7 +127,8 @@ def check_continual(params: Mapping[str, Any]) -> str | None:
 
 # The hard generator's own parameters: families of people with near-identical names.
 HARD_PARAMETERS: tuple[Option, ...] = (
-    *CONTINUAL_PARAMETERS,
+    *(replace(o, default=0.5) if o.name == "update_history" else o
+      for o in CONTINUAL_PARAMETERS),
     Option("family_size", int, 4, "people per family of near-identical names (one letter "
            "apart, or sharing a first or last name)", minimum=1, maximum=5),
     Option("family_relations", int, 4, "relations stated for every member of a family",
@@ -132,9 +138,6 @@ HARD_PARAMETERS: tuple[Option, ...] = (
     Option("update_distractors", int, 30, "new values of the families' noise facts (same "
            "person, other relation; or same relation, a near-identical name), written among "
            "the updates", minimum=0, maximum=_BIG),
-    Option("update_history", float, 0.5, "share of the updates followed by a history item: "
-           "the old value recalled in the past tense, from a third source, which the new "
-           "value must outrank too", minimum=0.0, maximum=1.0),
     Option("unrelated_people", float, 0.5, "share of the unrelated noise that is about "
            "people outside the families (the rest: companies and towns)", minimum=0.0,
            maximum=1.0),
@@ -147,7 +150,7 @@ class HardParams(ContinualParams):
     family_relations: int = 4
     probed_per_person: int = 2
     update_distractors: int = 30
-    update_history: float = 0.5
+    update_history: float = 0.5  # hard's own default (the published scenario's)
     unrelated_people: float = 0.5
 
 

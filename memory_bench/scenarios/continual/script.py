@@ -215,7 +215,7 @@ def continual_script(p: ContinualParams, data: ScenarioData) -> Script:
                   (u.item.id, *_history(u))) for u in data.updates]
     asks += [_Ask(Probe(c.question, (facts[c.fact].item.id, c.item.id), "corroborate",
                         key=key(c.fact)), (c.item.id,)) for c in data.corroborations]
-    answers = ([_Unit(i, "update") for i in data.update_phase_items()]
+    answers = ([_Unit(i, "update") for i in data.update_phase_items() + data.history_items()]
                + [_Unit(c.item, "corroborate") for c in data.corroborations])
     anywhere = ([_Unit(i, "interfere") for i in late]
                 + [_Unit(g.item, "gate", g.kind) for g in data.gate])

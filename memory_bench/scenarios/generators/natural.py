@@ -16,13 +16,15 @@ easier than retrieval on prose") and §5.3 asks for a real corpus. Here:
 - **noise** states other senses of other words, with the same frames;
 - an **update** gives the fact's word a different real sense of that same word
   (WordNet polysemy) with a later timestamp, in the fact frames, and asks
-  "What does grip mean?" (no stock update phrase, no "now");
+  "What does grip mean?" (no stock update phrase, no "now"); ``update_history`` of
+  them are followed by a **history item**, the old sense in the past tense ("Grip
+  used to be a word for ..."), which the new sense must outrank too;
 - **gate** items are real text: clean = further WordNet senses, duplicate =
   exact copies of stored noise, short = a WordNet word or two-word term,
   empty = whitespace.
 
 Every word that any stored item names belongs to exactly one stored item
-(except a fact's word, which its update shares), so each question has exactly
+(except a fact's word, which its update and history item share), so each question has exactly
 one correct item. ``stats["question_overlap"]`` measures how much each
 question shares with its fact (see overlap.py).
 """
@@ -32,6 +34,7 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Iterator
+from dataclasses import replace
 
 from memory_bench.contract.items import Item
 from memory_bench.scenarios.continual.data import Corroboration, Fact, ScenarioData, Update
@@ -220,6 +223,16 @@ def generate(s: Params, seed: int) -> ScenarioData:
                                                      avoid=(f.item.source,)), f.question))
 
     gate = build_gate(s, rng, stamp, noise, _gate_texts(s, rng, draw, senses))
+    # Last, with their own randomness, so that the rest of a seed is drawn as before.
+    hrng = random.Random(f"memory-bench/natural-history/{seed}")
+    chosen = set(hrng.sample(range(len(updates)), round(s.update_history * len(updates))))
+    for k in sorted(chosen):
+        u = updates[k]
+        f = facts[u.fact]
+        old = senses[f.item.id][1]
+        past = item(phrasing.history_text(hrng, f.subject, old), f.subject, old,
+                    avoid=(f.item.source, u.item.source))
+        updates[k] = replace(u, history=past)
     stats = {
         "corpus": {
             "name": "WordNet 3.0 noun senses (memory_bench/scenarios/corpus)",

@@ -20,6 +20,7 @@ __all__ = [
     "fact_text",
     "fragment_text",
     "has_phrase",
+    "history_text",
     "probe_question",
     "update_question",
     "update_text",
@@ -48,6 +49,16 @@ PROBE_QUESTIONS = (
     "How would you define {w}?",
     "Can you explain what {w} is?",
     "What is the meaning of {w}?",
+)
+# A history item recalls the old sense after the update, in the past tense: true of the
+# past, not an answer to "what does it mean?". Varied, and sharing no content word with
+# the question frames.
+HISTORY_FRAMES = (
+    "{w} used to be a word for {d}.",
+    "In older usage, {w} denoted {d}.",
+    "{w} once named {d}.",
+    "Until lately, {w} was the name for {d}.",
+    "Earlier writers took {w} to stand for {d}.",
 )
 # An update gives the fact's own word a different real sense of it, in the fact frames
 # (no stock update phrase such as "Revised entry" or "From today"), and is asked with the
@@ -90,6 +101,12 @@ def update_text(rng: random.Random, word: str, s: Synset,
                 avoid: str | tuple[str, ...] | None = None) -> str:
     """The new sense of ``word``, in a fact frame; an example only if it lacks ``avoid``."""
     return fact_text(rng, word, s, avoid)
+
+
+def history_text(rng: random.Random, word: str, s: Synset) -> str:
+    """The old sense ``s`` of ``word``, recalled in the past tense (no example sentence:
+    an example is in the present)."""
+    return _cap(rng.choice(HISTORY_FRAMES).format(w=word, d=_clean(s.definition)))
 
 
 def probe_question(rng: random.Random, word: str, other_than: tuple[str, ...] = ()) -> str:

@@ -44,6 +44,9 @@ MAX_SUBJECTS = 1500
 
 
 def capacity_error(s: Params) -> str | None:
+    if s.update_history:
+        return ("update_history needs the hard or natural generator (the templated one has "
+                "no past-tense forms)")
     wanted = s.facts + s.noise + s.gate_clean + s.gate_fragment
     if wanted > MAX_SUBJECTS:
         return (
