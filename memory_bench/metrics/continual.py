@@ -55,14 +55,16 @@ CONTINUAL_METRICS: tuple[Metric, ...] = (
             undefined="recall@1 before interference was 0 on every seed",
             outcomes=kinds.retention_outcomes("probe", "reprobe"), aggregate="ratio"),
     declare("updateWinRate", "updateWin", reads=("update",),
-            description="share of updated facts whose new item outranks the old in the top-k",
+            description="share of updated facts whose new item outranks the old in the top-k "
+                        "(and the old value's history item, where the scenario writes one)",
             caveat="`updateWinRate` is ranking, not erasure: it asks whether the new value "
                    "outranks the old, not whether the old one is gone. `staleRate` (the old "
                    "value still in the top-k) measures erasure.",
             **_share(kinds.wins, "update")),
     declare("staleRate", "stale", reads=("update",),
             higher_is_better=False,
-            description="share of updated facts whose old item is still in the top-k",
+            description="share of updated facts whose old item (or its history item) is still "
+                        "in the top-k",
             **_share(kinds.stale, "update")),
     declare("provenanceAccuracy", "provenance", reads=("probe",),
             description="share of fact probes whose top hit reports the source and timestamp "
