@@ -144,3 +144,21 @@ def test_a_read_only_open_reads_a_crashed_save_where_it_stands(tmp_path: Path) -
     writer = _open(tmp_path / "w", store)
     writer.close()
     assert [p.name for p in tmp_path.iterdir()] == ["s"]
+
+
+def test_a_writer_that_lost_its_lock_refuses_to_save(tmp_path: Path) -> None:
+    """The lock file removed while the store is open (by hand, or a cleaner) lets a second
+    writer in: the first one's close is refused, saves nothing, and leaves the second's
+    lock in place."""
+    store = tmp_path / "s"
+    _store(store, bench=0)
+    first = _open(tmp_path / "w", store)
+    first.write([Item("bench-x-s0-e1-0000", "Nadia Berg owns a red bicycle.", "x", T0)])
+    (tmp_path / ".s.lock").unlink()
+    second = _open(tmp_path / "w", store)
+    before = _snapshot(tmp_path)
+    with pytest.raises(StoreError, match="was removed while the store was open; not saved"):
+        first.close()
+    assert _snapshot(tmp_path) == before  # the store, and the second writer's lock file
+    second.close()
+    assert Lattice.load(store).count("bench-") == 0

@@ -10,7 +10,14 @@ from memory_bench import BackendContext, Hit, Item, WriteResult
 from memory_bench_rshl.config import LatticeConfig, threshold
 from memory_bench_rshl.encoding import TextEncoder, make_encoder
 from memory_bench_rshl.lattice import Lattice, Record
-from memory_bench_rshl.persist import StoreLock, is_lattice_dir, load, readable, recover
+from memory_bench_rshl.persist import (
+    StoreError,
+    StoreLock,
+    is_lattice_dir,
+    load,
+    readable,
+    recover,
+)
 
 __all__ = ["RshlBackend", "config_from_options", "embedding_identity"]
 
@@ -175,11 +182,20 @@ class RshlBackend:
     def strength(self, ids: Sequence[str]) -> list[float | None]:
         return self.lattice.strength(ids)
 
+    def _save(self) -> None:
+        """Save under the store's lock, or refuse: a lock lost while open (its file removed
+        and taken anew by another process) means another writer may be saving."""
+        if not self._lock.held():
+            raise StoreError(f"lattice {self.path}: its lock file {self._lock.file.name} was "
+                             "removed while the store was open; not saved (another process "
+                             "may be using the store)")
+        self.lattice.save(self.path)
+        self._changed = False
+
     def consolidate(self) -> dict[str, Any]:
         self._writing()
         report = self.lattice.consolidate()
-        self.lattice.save(self.path)
-        self._changed = False
+        self._save()
         return report
 
     def forget(self, ids: Sequence[str] = (), source: str | None = None,
@@ -199,7 +215,7 @@ class RshlBackend:
             self._closed = True
             try:
                 if self._changed:
-                    self.lattice.save(self.path)
+                    self._save()
             finally:
                 self._lock.release()
                 self._close_embedder()

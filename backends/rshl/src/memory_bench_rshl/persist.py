@@ -311,6 +311,11 @@ class StoreLock:
         self._fd = fd
         return self
 
+    def held(self) -> bool:
+        """Still this store's lock: taken, and its file not removed or replaced since (a
+        writer that lost it must not save: another process may hold the new one)."""
+        return self._fd is not None and self._same(self._fd)
+
     def _same(self, fd: int) -> bool:
         try:
             return os.stat(self.file).st_ino == os.fstat(fd).st_ino
