@@ -13,12 +13,14 @@ import os
 import re
 import tempfile
 import zlib
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from memory_bench.records.reader import Reader, ResultError
 from memory_bench.results.model import SCHEMA, PairRun, Result
+from memory_bench.results.paths import FileSet, release_report_paths
 
 __all__ = [
     "SCHEMA",
@@ -30,6 +32,7 @@ __all__ = [
     "now_iso",
     "write_bytes_atomic",
     "write_json_exclusive",
+    "write_reserved",
     "write_result",
     "write_set_atomic",
 ]
@@ -107,6 +110,25 @@ def write_set_atomic(files: dict[Path, bytes]) -> None:
     finally:
         for tmp, _ in staged:
             Path(tmp).unlink(missing_ok=True)
+
+
+def write_reserved(paths: FileSet, render: Callable[[], dict[Path, bytes]]) -> None:
+    """Publish a set reserved beforehand (:func:`~memory_bench.results.paths.reserve_set`):
+    ``render()`` its files, stage them all, then rename them into place
+    (:func:`write_set_atomic`); a file of the set it did not render (a plot not drawn)
+    is removed, not left empty. On any failure or interrupt the whole set is removed (the
+    names were ours: half a set is no publication). The claim is released either way."""
+    try:
+        write_set_atomic(render())
+        for p in paths.all():
+            if p.exists() and p.stat().st_size == 0:
+                p.unlink()
+    except BaseException:
+        for p in paths.all():
+            p.unlink(missing_ok=True)
+        raise
+    finally:
+        release_report_paths(paths)
 
 
 def _umask() -> int:
