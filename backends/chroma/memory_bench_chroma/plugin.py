@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +38,11 @@ def _factory(options: dict[str, Any], ctx: BackendContext) -> Any:
     from memory_bench_chroma.client import open_client
 
     path = Path(options["path"]).expanduser() if options["path"] else ctx.workdir / "chroma"
+    if getattr(ctx, "read_only", False) and options["path"] and path.is_dir():
+        # The harness only counts (its store check before a run, which may refuse the
+        # run): chroma writes its files on open and close, so it counts on a copy in
+        # the check's scratch workdir and the user's directory is only read.
+        path = Path(shutil.copytree(path, ctx.workdir / "chroma-read-only", symlinks=True))
     client = open_client(path=path, host=options["host"], port=options["port"])
     try:
         collection = client.get_or_create_collection(

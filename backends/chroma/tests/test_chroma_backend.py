@@ -156,3 +156,33 @@ def test_embedded_chroma_never_touches_the_network(tmp_path: Path) -> None:
     assert out.returncode == 0, out.stderr[-3000:]
     got = json.loads(out.stdout.strip().splitlines()[-1])
     assert got == {"attempts": [], "top": "bench-n-e1-0000"}
+
+
+@pytest.mark.slow
+def test_the_store_check_before_a_run_never_writes_a_users_store(tmp_path: Path) -> None:
+    """Chroma writes its files on open and close: the harness's read-only check (which
+    refuses a run for stale items) counts on a copy, so no byte, inode or mtime of the
+    user's directory changes, and nothing is left beside it."""
+    import hashlib
+
+    from memory_bench.harness.livestore import _inspect
+
+    home = tmp_path / "home"
+    store = home / "store"
+    b = _make(tmp_path, f"chroma:path={store}")
+    try:
+        b.write(_items("bench-earlier-s0-e1", FACTS[:3]))
+    finally:
+        b.close()
+
+    def snapshot() -> dict[str, tuple[int, int, str]]:
+        return {str(p.relative_to(home)): (p.stat().st_ino, p.stat().st_mtime_ns,
+                                           hashlib.sha256(p.read_bytes()).hexdigest()
+                                           if p.is_file() else "dir")
+                for p in sorted(home.rglob("*"))}
+
+    before = snapshot()
+    (sel,) = select_backends(load_plugins().registry, [f"chroma:path={store}"])
+    info = _inspect(sel, "now", tmp_path / "cache", clean_stale=False, root=tmp_path)
+    assert info == {"found": 3, "own": 0, "stale": 3, "left": 3}
+    assert snapshot() == before
