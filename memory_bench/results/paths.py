@@ -191,6 +191,8 @@ def _take_back(claim: Path, files: list[Path]) -> bool:
 def _claimed_names(claim: Path) -> list[Path]:
     """The files a claim reserved, as it lists them after its pid line (plain names in
     its own directory only: a claim is never a way to remove a file elsewhere)."""
+    if not claim.is_file():  # never read a FIFO: the next --save would wait for good
+        return []
     try:
         lines = claim.read_text(encoding="utf-8", errors="replace").splitlines()[1:]
     except OSError:

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from memory_bench.errors import printable
 from memory_bench.plugins.manager import LoadedPlugins
 from memory_bench.results.paths import check_writable
 from memory_bench.sweep.plan import SweepError, parse_sizes, plan_sweep
@@ -38,7 +39,7 @@ def sweep_command(args: argparse.Namespace, plugins: LoadedPlugins,
         def publish(sizes: list[int]):
             return reserve_sweep_paths(Path("reports"), plan.scenario, sweep_id, sizes)
     out_dir.mkdir(parents=True, exist_ok=True)
-    say = (lambda m: None) if args.quiet else (lambda m: print(m, file=sys.stderr))
+    say = (lambda m: None) if args.quiet else (lambda m: print(printable(m), file=sys.stderr))
     selections = {s.label: s for sp in plan.sizes for s in sp.selections}
     manifest = build_manifest(list(selections.values()))
     cache = args.cache_dir
