@@ -129,3 +129,17 @@ def test_a_count_that_is_not_a_number_is_a_failed_cleanup_and_the_file_reads_bac
     cleanup = load_result(cli.cwd / "r.json").backends[0].runs[0].cleanup
     assert cleanup is not None and not cleanup.ok and cleanup.left is None
     assert cli("report", "r.json", "--format", "table").returncode == 0
+
+
+@pytest.mark.parametrize(("backend", "why"), [
+    ("exits-in-query", "query() raised SystemExit: 0"),
+    ("raises-base-exception", "query() raised BaseException: a plugin's own BaseException"),
+])
+def test_check_names_a_backend_call_that_exits_or_raises_a_base_exception(
+        cli, backend: str, why: str) -> None:
+    """The conformance kit runs the backend in its own process: a sys.exit(0) in a query
+    made `check` exit 0 having printed nothing; a bare BaseException, a traceback."""
+    env = {"MEMORY_BENCH_PLUGINS": "fake_backends,exiting_plugin,lying_plugin"}
+    out = cli("check", backend, env_extra=env)
+    assert out.returncode == 1 and "Traceback" not in out.stderr, out.stdout + out.stderr
+    assert f"BROKEN {backend} query: {why}" in out.stdout
