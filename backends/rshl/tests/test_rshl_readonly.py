@@ -18,7 +18,7 @@ from memory_bench_rshl import Lattice, LatticeConfig, Record
 from memory_bench_rshl.persist import StoreError
 
 from memory_bench import BackendContext, Item
-from memory_bench.contract.options import resolve_options
+from memory_bench.contract.options import OptionError, resolve_options
 from memory_bench.plugins import load_plugins
 
 T0 = datetime(2025, 6, 1, tzinfo=UTC)
@@ -162,3 +162,25 @@ def test_a_writer_that_lost_its_lock_refuses_to_save(tmp_path: Path) -> None:
     assert _snapshot(tmp_path) == before  # the store, and the second writer's lock file
     second.close()
     assert Lattice.load(store).count("bench-") == 0
+
+
+@pytest.mark.parametrize("meta", ["{not json", "[" * 100_000 + "]" * 100_000, "[1, 2]",
+                                  '{"kind": "other-program", "format": 1}',
+                                  '{"format": 99, "kind": "rshl-lattice"}'])
+def test_a_directory_whose_meta_json_is_not_a_lattice_is_refused_before_the_run(
+        tmp_path: Path, meta: str) -> None:
+    """Another program's meta.json (or a damaged one): refused as the option is read, exit 2
+    and nothing written (the run used to start, write its result, and fail every pair)."""
+    store = tmp_path / "theirs"
+    store.mkdir()
+    (store / "meta.json").write_text(meta)
+    info = load_plugins(autoload=True).registry.get("rshl")
+    assert info is not None
+    with pytest.raises(OptionError, match=r"meta\.json is not an RSHL lattice's|format 99"):
+        resolve_options("rshl", info.options, {"path": str(store)})
+    if meta.startswith("{not"):
+        out = _cli(tmp_path, "run", "--backend", f"rshl:path={store}", "--scenario", "smoke",
+                   "--seed", "0", "--out", "r.json", "--quiet")
+        assert out.returncode == 2 and "not a store of ours" in out.stderr, out.stderr
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["theirs"]
+        assert [p.name for p in store.iterdir()] == ["meta.json"]

@@ -41,6 +41,7 @@ import fcntl
 import json
 import math
 import os
+import re
 import secrets
 import shutil
 from collections import Counter
@@ -92,13 +93,36 @@ def _write(path: Path, fill: Callable[[IO[bytes]], Any]) -> None:
         os.fsync(fh.fileno())
 
 
+# How every saved meta.json starts (``save`` writes format and kind first): enough to tell
+# a lattice from another program's meta.json without reading its cells.
+_HEAD = re.compile(rb'\s*\{\s*"format"\s*:\s*(\d{1,9})\s*,\s*"kind"\s*:\s*"rshl-lattice"')
+
+
+def _not_a_lattice(directory: Path) -> str | None:
+    """Why the meta.json in ``directory`` is not an RSHL lattice's of this format, or None;
+    reads its first bytes only."""
+    try:
+        with (directory / "meta.json").open("rb") as fh:
+            head = fh.read(4096)
+    except OSError as exc:
+        return f"its meta.json cannot be read ({exc.strerror or exc})"
+    found = _HEAD.match(head)
+    if found is None:
+        return "its meta.json is not an RSHL lattice's"
+    if int(found.group(1)) != FORMAT:
+        return f"it is an RSHL lattice of format {int(found.group(1))}; this version reads {FORMAT}"
+    return None
+
+
 def store_problem(path: Path) -> str | None:
     """Why ``path`` cannot be used as a lattice directory, or None (a lattice, a
     recoverable one, an empty directory or nothing yet). Never writes."""
     if path.is_file():
         return f"{path} is a file, not a lattice directory"
-    if is_lattice_dir(path) or is_lattice_dir(_old(path)):
-        return None
+    for directory in (path, _old(path)):
+        if is_lattice_dir(directory):
+            why = _not_a_lattice(directory)
+            return None if why is None else f"{directory}: {why}: not a store of ours"
     if path.is_dir() and any(path.iterdir()):
         return (f"{path} is a directory holding other files, not an RSHL lattice: "
                 "give an empty or new directory")
@@ -218,7 +242,7 @@ def load(path: Path, encoder: TextEncoder | None = None, *,
     try:
         with (path / "meta.json").open(encoding="utf-8") as fh:
             meta = json.load(fh)
-    except (OSError, ValueError) as exc:
+    except (OSError, ValueError, RecursionError) as exc:
         raise StoreError(f"{path} is not a readable RSHL lattice: {exc}") from None
     if not isinstance(meta, dict) or meta.get("kind") != "rshl-lattice" \
             or meta.get("format") != FORMAT:
