@@ -186,3 +186,23 @@ def test_the_store_check_before_a_run_never_writes_a_users_store(tmp_path: Path)
     info = _inspect(sel, "now", tmp_path / "cache", clean_stale=False, root=tmp_path)
     assert info == {"found": 3, "own": 0, "stale": 3, "left": 3}
     assert snapshot() == before
+
+
+@pytest.mark.parametrize(("files", "message"), [
+    ({"notes.txt": b"mine"}, "holds files but no Chroma store"),
+    ({"chroma.sqlite3": b"not a database"}, "is not a SQLite database"),
+])
+def test_a_directory_that_is_not_a_chroma_store_is_refused_before_the_run(
+        tmp_path: Path, files: dict[str, bytes], message: str) -> None:
+    """Checked when the option is read (exit 2, nothing written), touching nothing: a run
+    used to put chroma's database among the user's files, or fail every pair after
+    writing its result."""
+    from memory_bench.contract.options import OptionError
+
+    theirs = tmp_path / "theirs"
+    theirs.mkdir()
+    for name, data in files.items():
+        (theirs / name).write_bytes(data)
+    with pytest.raises(OptionError, match=message):
+        select_backends(load_plugins().registry, [f"chroma:path={theirs}"])
+    assert sorted(p.name for p in theirs.iterdir()) == sorted(files)
