@@ -178,7 +178,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         raise BadInput(f"--columns: unknown metric {unknown[0]!r} (known: "
                        f"{', '.join(m.name for m in plan.scenario_metrics())})")
     say: Callable[[str], None] = ((lambda m: None) if args.quiet
-                                  else (lambda m: print(m, file=sys.stderr)))
+                                  else (lambda m: print(printable(m), file=sys.stderr)))
     manifest = build_manifest(plan.selections)
     if plan.broken:
         manifest["broken_plugins"] = [b.to_dict() for b in plan.broken]
@@ -249,12 +249,12 @@ def cmd_validate(args: argparse.Namespace) -> int:
         from memory_bench.scenarios.runbook.plugin import validate_runbook
 
         ok, line = validate_runbook(args.file)
-        print(line)
+        print(printable(line))
         return 0 if ok else 2
     check = validate_file(args.file)
     for problem in check.problems:
-        print(f"{args.file}:{problem.line}: {problem.message}")
-    print(check.summary())
+        print(printable(f"{args.file}:{problem.line}: {problem.message}"))
+    print(printable(check.summary()))
     return 2 if check.problems else 0
 
 
@@ -267,7 +267,8 @@ def cmd_export(args: argparse.Namespace) -> int:
     scenario = load_scenario(args.scenario, overrides(args.set), registry=loaded.scenarios)
     lines = export_script(loaded, scenario, args.seed, args.file, args.export_format)
     unit = "steps" if args.export_format == "runbook" else "lines"
-    print(f"{args.file}: {lines} {unit} ({scenario.name}, seed {args.seed})", file=sys.stderr)
+    print(printable(f"{args.file}: {lines} {unit} ({scenario.name}, seed {args.seed})"),
+          file=sys.stderr)
     return 0
 
 
@@ -277,8 +278,8 @@ def cmd_site(args: argparse.Namespace) -> int:
     summary = build_site(args.reports, args.out)
     for name, why in summary.skipped:
         _err(f"skipped {name}: {why}")
-    print(f"site: {summary.out_dir / 'index.html'} ({summary.runs} runs, {summary.sweeps} "
-          f"sweep(s), {len(summary.pages)} pages)")
+    print(printable(f"site: {summary.out_dir / 'index.html'} ({summary.runs} runs, "
+                    f"{summary.sweeps} sweep(s), {len(summary.pages)} pages)"))
     return 0
 
 

@@ -40,17 +40,26 @@ def _env() -> dict[str, str]:
         "MEMORY_BENCH_DISABLE_PLUGIN_AUTOLOAD": "1"}
 
 
+def stopped_while_publishing(child_code: str, args: list[str], cwd: Path) -> subprocess.Popen:
+    """The CLI run as ``child_code`` with ``args``, once it wrote ``cwd/publishing`` (it
+    then sleeps until killed: the caller kills it)."""
+    child = subprocess.Popen([sys.executable, "-c", child_code, *args], cwd=cwd, env=_env(),
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 300
+    while not (cwd / "publishing").exists():
+        if child.poll() is not None or time.monotonic() > deadline:
+            child.kill()
+            _, err = child.communicate()
+            raise AssertionError(f"the child never reached the publish step: {err.decode()}")
+        time.sleep(0.1)
+    return child
+
+
 def test_a_set_killed_while_publishing_is_taken_back_by_the_next_save(cli) -> None:
     args = ["run", "--backend", "fake-perfect", "--scenario", "smoke", "--seeds", "1",
             "--quiet", "--out", "r.json", "--save"]
-    child = subprocess.Popen([sys.executable, "-c", CHILD, *args], cwd=cli.cwd, env=_env(),
-                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    child = stopped_while_publishing(CHILD, args, cli.cwd)
     try:
-        deadline = time.monotonic() + 300
-        while not (cli.cwd / "publishing").exists():
-            assert child.poll() is None, child.stderr.read().decode()
-            assert time.monotonic() < deadline, "the child never reached save_report"
-            time.sleep(0.1)
         reports = cli.cwd / "reports"
         reserved = [p for p in reports.iterdir() if not p.name.startswith(".")]
         assert len(reserved) == len(SUFFIXES)

@@ -135,3 +135,23 @@ def test_the_site_reads_results_with_the_projects_reader(reports: Path, tmp_path
     assert summary.runs == 0
     assert summary.skipped[0][0] == "2026-01-01-x-r.json"
     assert "run_id" in summary.skipped[0][1] and str(tmp_path) not in summary.skipped[0][1]
+
+
+@pytest.mark.parametrize("summary", [
+    {"scenario": "smoke", "sizes": "q"},
+    {"scenario": "smoke", "sizes": [1e999, "<script>"]},
+    {"scenario": "smoke", "sizes": [True]},
+    {"scenario": ["smoke"], "sizes": [1000]},
+])
+def test_a_malformed_sweep_summary_is_skipped_with_its_reason(tmp_path: Path,
+                                                               summary: dict) -> None:
+    """A hand-edited or foreign sweep summary (read as plain JSON) is named as skipped,
+    never a crash of the whole build."""
+    bad = tmp_path / "reports"
+    bad.mkdir()
+    (bad / "x-sweep.json").write_text(json.dumps({"schema": "memory-bench-sweep/1.0",
+                                                  **summary}))
+    built = build_site(bad, tmp_path / "site")
+    assert built.sweeps == 0
+    ((name, why),) = built.skipped
+    assert name == "x-sweep.json" and "sweep summary" in why

@@ -34,6 +34,9 @@ class BackendContext:
     embedded store belongs there unless the user pointed the backend elsewhere.
     ``cache_dir`` is shared by every pair and every run (an embedding cache may
     live there); None means caching is switched off.
+    ``read_only``: the harness will only ``count`` (its check of a live store before
+    a run, which may refuse the run): write nothing to the store, not even on
+    ``close``, so a refused run leaves a user's store exactly as it was.
     """
 
     workdir: Path
@@ -47,6 +50,7 @@ class BackendContext:
     # What the backend reports of its own run, JSON-able, read when the pair ends (an
     # embedder's table hits and misses): the pair's result records it.
     report: dict[str, Any] = field(default_factory=dict)
+    read_only: bool = False
 
 
 class VectorSource(Protocol):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Collection, Mapping
+from typing import Any
 
 from memory_bench.contract.answers import hit_problems, write_problems
 from memory_bench.contract.backend import Backend, ContractError
@@ -46,11 +47,18 @@ __all__ = ["Execution", "cleanup"]
 Opener = Callable[[int], Backend]
 
 
+def _a_count(value: Any, method: str) -> int:
+    """``value`` if it is a count (a whole number, not negative): the result records it."""
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise ContractError(f"{method} returned {value!r:.80}, not a count")
+    return value
+
+
 def cleanup(backend: Backend, prefix: str) -> Cleanup:
     """Remove this pair's items and check that none is left."""
     try:
-        removed = backend.remove(prefix)
-        left = backend.count(prefix)
+        removed = _a_count(backend.remove(prefix), "remove")
+        left = _a_count(backend.count(prefix), "count")
         return Cleanup(ok=left == 0, prefix=prefix, removed=removed, left=left)
     except Exception as exc:
         return Cleanup(ok=False, prefix=prefix, error=f"{type(exc).__name__}: {exc}")

@@ -4,7 +4,8 @@ A backend with the ``persistent`` capability may be pointed at a store that
 outlives a run (an RSHL lattice directory, a Chroma directory or server). The
 harness cannot tell from the options where the store is, so it asks the
 backend itself: before the first pair it opens each persistent selection once,
-on a fresh workdir and the user's options, and counts ``bench-`` items. An
+on a fresh workdir and the user's options, read-only (``BackendContext.read_only``),
+and counts ``bench-`` items; it opens the store for writing only to remove some. An
 embedded store in the fresh workdir is empty by construction; a store the user
 named is checked for real.
 
@@ -50,36 +51,51 @@ def persistent(selections: list[BackendSelection]) -> list[BackendSelection]:
     return [s for s in selections if s.info.has(Capability.PERSISTENT)]
 
 
-def _open(sel: BackendSelection, run_id: str, cache_dir: Path | None, workdir: Path) -> Any:
-    ctx = BackendContext(workdir=workdir, seed=-1, run_id=run_id, cache_dir=cache_dir)
+def _open(sel: BackendSelection, run_id: str, cache_dir: Path | None, workdir: Path, *,
+          read_only: bool = False) -> Any:
+    ctx = BackendContext(workdir=workdir, seed=-1, run_id=run_id, cache_dir=cache_dir,
+                         read_only=read_only)
     return sel.info.create(sel.options, ctx)
+
+
+def _counts(sel: BackendSelection, run_id: str, cache_dir: Path | None, workdir: Path
+            ) -> dict[str, Any]:
+    """The store's bench- items and this run's, counted on a read-only open."""
+    backend = _open(sel, run_id, cache_dir, workdir, read_only=True)
+    try:
+        found, own = backend.count(BENCH_PREFIX), backend.count(run_prefix(run_id))
+    finally:
+        backend.close()
+    return {"found": found, "own": own, "stale": found - own}
 
 
 def _inspect(
     sel: BackendSelection, run_id: str, cache_dir: Path | None, clean_stale: bool,
     root: Path | None = None,
 ) -> dict[str, Any]:
-    """Count (and remove what may be removed) in the selection's store. Runs isolated."""
+    """Count (and remove what may be removed) in the selection's store. Runs isolated.
+
+    The count is read-only: a store the run is refused for (stale items, no
+    ``clean_stale``) or that holds nothing to remove is never opened for writing.
+    """
     workdir = Path(tempfile.mkdtemp(prefix=f"memory-bench-check-{sel.info.name}-", dir=root))
-    backend = None
     try:
+        out = _counts(sel, run_id, cache_dir, workdir)
+        out["left"] = out["found"]
+        if (out["stale"] and not clean_stale) or not (out["own"] or out["stale"]):
+            return out
         backend = _open(sel, run_id, cache_dir, workdir)
-        own_prefix = run_prefix(run_id)
-        found = backend.count(BENCH_PREFIX)
-        own = backend.count(own_prefix)
-        out: dict[str, Any] = {"found": found, "own": own, "stale": found - own}
-        if own:
-            out["removed_own"] = backend.remove(own_prefix)
-        if found - own and clean_stale:
-            out["removed_stale"] = backend.remove(BENCH_PREFIX)
-        out["left"] = backend.count(BENCH_PREFIX)
+        try:
+            if out["own"]:
+                out["removed_own"] = backend.remove(run_prefix(run_id))
+            if out["stale"]:
+                out["removed_stale"] = backend.remove(BENCH_PREFIX)
+            out["left"] = backend.count(BENCH_PREFIX)
+        finally:
+            backend.close()
         return out
     finally:
-        try:
-            if backend is not None:
-                backend.close()
-        finally:
-            shutil.rmtree(workdir, ignore_errors=True)
+        shutil.rmtree(workdir, ignore_errors=True)
 
 
 def _recount(sel: BackendSelection, run_id: str, cache_dir: Path | None,
@@ -87,7 +103,7 @@ def _recount(sel: BackendSelection, run_id: str, cache_dir: Path | None,
     workdir = Path(tempfile.mkdtemp(prefix=f"memory-bench-check-{sel.info.name}-", dir=root))
     backend = None
     try:
-        backend = _open(sel, run_id, cache_dir, workdir)
+        backend = _open(sel, run_id, cache_dir, workdir, read_only=True)
         left = backend.count(run_prefix(run_id))
         return {"prefix": run_prefix(run_id), "left": left, "ok": left == 0}
     finally:

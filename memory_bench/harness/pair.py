@@ -213,7 +213,9 @@ def run_pair(
         run.outcomes = compute_outcomes(info.metrics, records, caps)
         run.curve = step_curve(records)
         run.records = records
-    except (Exception, SystemExit) as exc:
+    except BaseException as exc:  # a plugin's SystemExit or bare BaseException fails its pair
+        if isinstance(exc, KeyboardInterrupt):  # Ctrl-C or SIGTERM (in process: the user's)
+            raise
         run.status = "failed"
         run.error = f"{type(exc).__name__}: {exc}"
         run.traceback = traceback.format_exc(limit=20)

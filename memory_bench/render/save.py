@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from memory_bench.results.io import dumps, write_set_atomic
+from memory_bench.results.io import dumps, write_reserved
 from memory_bench.results.model import Result
-from memory_bench.results.paths import ReportPaths, release_report_paths
+from memory_bench.results.paths import ReportPaths
 
 __all__ = ["save_report"]
 
@@ -29,24 +29,16 @@ def save_report(
     from memory_bench.render.markdown import render_markdown
     from memory_bench.render.plots import render_plots
 
-    try:
+    def render() -> dict[Path, bytes]:
         plots = render_plots(result)
         images = {name: p.name for name, p in paths.plots.items() if name in plots}
-        files = {
+        return {
             paths.json: written.read_bytes() if written is not None else dumps(result.to_dict()),
             **{paths.plots[name]: png for name, png in plots.items()},
             paths.md: render_markdown(result, images).encode(),
             paths.html: render_html(result, plots).encode(),
             paths.csv: render_csv(result).encode(),
         }
-        write_set_atomic(files)
-        for p in paths.all():  # a plot that was not drawn: no empty file left behind
-            if p.exists() and p.stat().st_size == 0:
-                p.unlink()
-    except BaseException:  # half a set is no publication: remove it (the names were ours)
-        for p in paths.all():
-            p.unlink(missing_ok=True)
-        raise
-    finally:
-        release_report_paths(paths)
+
+    write_reserved(paths, render)
     return paths

@@ -13,12 +13,14 @@ import os
 import re
 import tempfile
 import zlib
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from memory_bench.records.reader import Reader, ResultError
 from memory_bench.results.model import SCHEMA, PairRun, Result
+from memory_bench.results.paths import FileSet, release_report_paths
 
 __all__ = [
     "SCHEMA",
@@ -27,9 +29,11 @@ __all__ = [
     "load_json",
     "load_pair_file",
     "load_result",
+    "new_file_mode",
     "now_iso",
     "write_bytes_atomic",
     "write_json_exclusive",
+    "write_reserved",
     "write_result",
     "write_set_atomic",
 ]
@@ -66,7 +70,7 @@ def _staged(path: Path, data: bytes) -> str:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        os.fchmod(fd, 0o666 & ~_umask())  # as open() would make it, not mkstemp's 0600
+        os.fchmod(fd, new_file_mode())  # as open() would make it, not mkstemp's 0600
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
@@ -109,6 +113,31 @@ def write_set_atomic(files: dict[Path, bytes]) -> None:
             Path(tmp).unlink(missing_ok=True)
 
 
+def write_reserved(paths: FileSet, render: Callable[[], dict[Path, bytes]]) -> None:
+    """Publish a set reserved beforehand (:func:`~memory_bench.results.paths.reserve_set`):
+    ``render()`` its files, stage them all, then rename them into place
+    (:func:`write_set_atomic`); a file of the set it did not render (a plot not drawn)
+    is removed, not left empty. On any failure or interrupt the whole set is removed (the
+    names were ours: half a set is no publication). The claim is released either way."""
+    try:
+        write_set_atomic(render())
+        for p in paths.all():
+            if p.exists() and p.stat().st_size == 0:
+                p.unlink()
+    except BaseException:
+        for p in paths.all():
+            p.unlink(missing_ok=True)
+        raise
+    finally:
+        release_report_paths(paths)
+
+
+def new_file_mode() -> int:
+    """The mode ``open()`` gives a new file (0o666 less the umask): for a file made with
+    ``mkstemp`` (0600) that a user will read as their own."""
+    return 0o666 & ~_umask()
+
+
 def _umask() -> int:
     """This process's umask, read without changing it (os.umask would, for every thread)."""
     try:
@@ -140,19 +169,47 @@ def _cut_short(text: str) -> bool:
     return depth > 0
 
 
+MAX_JSON_BYTES = 2 << 30  # 2 GiB of JSON: 80 x the largest result published (26 MB)
+
+
+def _gunzip(raw: bytes, path: Path, what: str, limit: int | None = None) -> bytes:
+    """Every gzip member of ``raw``, decompressed to at most ``limit`` bytes."""
+    limit = MAX_JSON_BYTES if limit is None else limit
+    out: list[bytes] = []
+    size = 0
+    try:
+        while raw:
+            d = zlib.decompressobj(wbits=31)  # one gzip member
+            while True:
+                chunk = d.decompress(raw, max(1, limit + 1 - size))
+                out.append(chunk)
+                size += len(chunk)
+                if size > limit:
+                    raise ResultError(f"{what} {path} decompresses to more than "
+                                      f"{limit:,} bytes: not a result this reader takes")
+                if d.eof or not d.unconsumed_tail:
+                    break
+                raw = d.unconsumed_tail
+            if not d.eof:
+                raise ResultError(f"{what} {path} is truncated (gzip stream ends early)")
+            raw = d.unused_data.lstrip(b"\0")
+    except zlib.error as exc:
+        raise ResultError(f"{what} {path} is not valid gzip: {exc}") from None
+    return b"".join(out)
+
+
 def load_json(path: Path, what: str = "result file") -> Any:
-    """Read ``path`` (gzip for ``.gz``) as JSON; ResultError with one line if it is not."""
+    """Read ``path`` (gzip for ``.gz``) as JSON; ResultError with one line if it is not.
+    Only a regular file is read (a FIFO or a device would block or never end), and a
+    ``.gz`` is decompressed to at most ``MAX_JSON_BYTES`` (a gzip bomb is refused)."""
+    if path.exists() and not path.is_file():
+        raise ResultError(f"{what} {path} is not a file")
     try:
         raw = path.read_bytes()
     except OSError as exc:
         raise ResultError(f"cannot read {what} {path}: {exc.strerror or exc}") from None
     if path.name.endswith(".gz"):
-        try:
-            raw = gzip.decompress(raw)
-        except EOFError:
-            raise ResultError(f"{what} {path} is truncated (gzip stream ends early)") from None
-        except (OSError, zlib.error) as exc:
-            raise ResultError(f"{what} {path} is not valid gzip: {exc}") from None
+        raw = _gunzip(raw, path, what)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:

@@ -2,24 +2,31 @@
 
 Every user-given string that reaches a file name (a scenario's name, a run id
 read from a result file) is reduced to a slug first, so no name leaves
-``reports/``; ``--save`` names are reserved by creating each file exclusively,
-under a claim (``reports/.<stem>.claim``, locked while its run lives) so a set
-left empty by a killed run is taken back by the next ``--save``.
+``reports/``; ``--save`` names (a run's report set, a sweep's) are reserved by
+creating each file exclusively, under a claim (``reports/.<stem>.claim``, locked
+while its run lives, listing the set's names) so a set left empty by a killed
+run is taken back by the next ``--save``, whatever it publishes.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import fcntl
+import glob
+import itertools
 import os
 import re
 import tempfile
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
+from typing import Protocol, TypeVar
 
 from memory_bench.errors import BadInput
 
 __all__ = [
+    "FileSet",
     "OutputError",
     "ReportPaths",
     "check_writable",
@@ -27,6 +34,7 @@ __all__ = [
     "release_report_paths",
     "report_paths",
     "reserve_report_paths",
+    "reserve_set",
     "slug",
     "unique_report_paths",
 ]
@@ -107,33 +115,48 @@ def report_paths(reports: Path, stem: str) -> ReportPaths:
     )
 
 
-def _candidates(reports: Path, scenario: str, run_id: str):
-    stem = f"{date.today().isoformat()}-{slug(scenario, 'scenario')}-{slug(run_id, 'run')}"
-    n = 1
-    while True:
-        yield report_paths(reports, stem if n == 1 else f"{stem}-{n}")
-        n += 1
+def _stem(scenario: str, run_id: str) -> str:
+    return f"{date.today().isoformat()}-{slug(scenario, 'scenario')}-{slug(run_id, 'run')}"
+
+
+def _suffixed(stem: str) -> Iterator[str]:
+    """``stem``, then ``stem-2``, ``stem-3``…: the names a set tries in turn."""
+    yield stem
+    yield from (f"{stem}-{n}" for n in itertools.count(2))
 
 
 def unique_report_paths(reports: Path, scenario: str, run_id: str) -> ReportPaths:
     """``reports/<date>-<scenario>-<run id>.{json.gz,md,html,csv}`` and ``-<plot>.png``,
     suffixed ``-2``, ``-3``… if any of them is taken now (a look, not a claim: see
     :func:`reserve_report_paths`)."""
-    for paths in _candidates(reports, scenario, run_id):
+    for name in _suffixed(_stem(scenario, run_id)):
+        paths = report_paths(reports, name)
         if not any(p.exists() for p in paths.all()):
             return paths
     raise AssertionError("unreachable")
 
 
+class FileSet(Protocol):
+    """A set of files published together (``--save``): a run's report set, a sweep's; a
+    frozen dataclass with a ``claim`` field (:func:`reserve_set` sets it)."""
+
+    @property
+    def claim(self) -> Path | None: ...
+
+    def all(self) -> list[Path]: ...
+
+
+S = TypeVar("S", bound=FileSet)
+
 # Claim files this process holds: path -> the open, locked descriptor.
 _HELD: dict[Path, int] = {}
 
 
-def _claim_path(paths: ReportPaths) -> Path:
-    return paths.md.with_name(f".{paths.md.name.removesuffix('.md')}.claim")
+def _claim_path(reports: Path, stem: str) -> Path:
+    return reports / f".{stem}.claim"
 
 
-def _take_back(claim: Path, paths: ReportPaths) -> bool:
+def _take_back(claim: Path, files: list[Path]) -> bool:
     """A claim whose lock no process holds is a killed run's: remove the empty files
     (and temporary files) of its set and the claim. False when the claim is live.
     A non-empty file is never touched (the name then stays taken)."""
@@ -151,8 +174,8 @@ def _take_back(claim: Path, paths: ReportPaths) -> bool:
                 return True  # taken back and claimed again meanwhile: look again
         except FileNotFoundError:
             return True
-        for p in paths.all():
-            for tmp in p.parent.glob(f".{p.name}.*.tmp"):
+        for p in files:
+            for tmp in p.parent.glob(f".{glob.escape(p.name)}.*.tmp"):
                 tmp.unlink(missing_ok=True)
             try:
                 if p.stat().st_size == 0:
@@ -165,19 +188,42 @@ def _take_back(claim: Path, paths: ReportPaths) -> bool:
         os.close(fd)
 
 
-def _claim(paths: ReportPaths) -> Path | None:
+def _claimed_names(claim: Path) -> list[Path]:
+    """The files a claim reserved, as it lists them after its pid line (plain names in
+    its own directory only: a claim is never a way to remove a file elsewhere)."""
+    if not claim.is_file():  # never read a FIFO: the next --save would wait for good
+        return []
+    try:
+        lines = claim.read_text(encoding="utf-8", errors="replace").splitlines()[1:]
+    except OSError:
+        return []
+    return [claim.parent / n for n in lines
+            if n and not n.startswith(".") and not _UNSAFE.search(n)]
+
+
+def _take_back_dead(reports: Path) -> None:
+    """Take back every set a killed ``--save`` left in ``reports`` (its claim unlocked),
+    whatever its name: a killed sweep's set is never reserved under its name again."""
+    for claim in reports.glob(".*.claim"):
+        names = _claimed_names(claim)
+        if names:
+            _take_back(claim, names)
+
+
+def _claim(paths: FileSet, claim: Path) -> Path | None:
     """Create the set's claim, already locked (made under a temporary name, then
-    linked into place); take back a dead one first. None: a live run holds it."""
-    claim = _claim_path(paths)
+    linked into place), listing the set's names; take back a dead one first. None: a
+    live run holds it."""
     fd, tmp = tempfile.mkstemp(prefix=f"{claim.name}.", suffix=".new", dir=claim.parent)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        os.write(fd, f"{os.getpid()}\n".encode())
+        names = "".join(f"{p.name}\n" for p in paths.all())
+        os.write(fd, f"{os.getpid()}\n{names}".encode())
         for _ in range(5):
             try:
                 os.link(tmp, claim)
             except FileExistsError:
-                if not _take_back(claim, paths):
+                if not _take_back(claim, paths.all()):
                     break
                 continue
             _HELD[claim] = fd
@@ -191,7 +237,7 @@ def _claim(paths: ReportPaths) -> Path | None:
         os.unlink(tmp)
 
 
-def release_report_paths(paths: ReportPaths) -> None:
+def release_report_paths(paths: FileSet) -> None:
     """Drop the claim of a set written (or removed): its names are plain files now."""
     if paths.claim is None:
         return
@@ -201,19 +247,22 @@ def release_report_paths(paths: ReportPaths) -> None:
         os.close(fd)
 
 
-def reserve_report_paths(reports: Path, scenario: str, run_id: str) -> ReportPaths:
-    """As :func:`unique_report_paths`, but claimed: every file is created empty with
-    ``O_EXCL`` under a locked claim, so two runs saving at once never get one name,
-    and empty files left by a killed run are removed, not skipped (``-2``). The
-    claimer writes them (replacing its own empty files) or removes them, then calls
-    :func:`release_report_paths`."""
+def reserve_set(reports: Path, stem: str, build: Callable[[Path, str], S]) -> S:
+    """The set ``build(reports, stem)`` (suffixed ``-2``, ``-3``… when taken), claimed:
+    every file is created empty with ``O_EXCL`` under a locked claim, so two runs
+    saving at once never get one name, and the empty files of a killed ``--save`` are
+    taken back, not skipped. The claimer writes them (replacing its own empty files,
+    :func:`~memory_bench.results.io.write_reserved`) or removes them, then calls
+    :func:`release_report_paths`. ``stem`` must be made of slugs (:func:`slug`)."""
     reports.mkdir(parents=True, exist_ok=True)
-    for paths in _candidates(reports, scenario, run_id):
+    _take_back_dead(reports)
+    for name in _suffixed(stem):
+        paths = build(reports, name)
         assert all(p.parent == reports for p in paths.all()), paths  # a slug never leaves
-        claim = _claim(paths)
+        claim = _claim(paths, _claim_path(reports, name))
         if claim is None:
             continue
-        claimed = ReportPaths(paths.json, paths.md, paths.html, paths.csv, paths.plots, claim)
+        claimed = dataclasses.replace(paths, claim=claim)  # a FileSet is a dataclass
         made: list[Path] = []
         try:
             for p in paths.all():
@@ -227,3 +276,8 @@ def reserve_report_paths(reports: Path, scenario: str, run_id: str) -> ReportPat
             if not isinstance(exc, FileExistsError):
                 raise
     raise AssertionError("unreachable")
+
+
+def reserve_report_paths(reports: Path, scenario: str, run_id: str) -> ReportPaths:
+    """As :func:`unique_report_paths`, but claimed (:func:`reserve_set`)."""
+    return reserve_set(reports, _stem(scenario, run_id), report_paths)

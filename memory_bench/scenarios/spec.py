@@ -172,6 +172,8 @@ def list_scenario_files() -> list[tuple[Path, str]]:
 
 
 def read_scenario_file(path: Path) -> dict[str, Any]:
+    if path.exists() and not path.is_file():  # a FIFO would block the listing for good
+        raise ScenarioError(f"scenario file {path} is not a file")
     try:
         text = path.read_text(encoding="utf-8")
         data = tomllib.loads(text)

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from memory_bench.harness.pair import generate_script
 from memory_bench.plugins.manager import LoadedPlugins
+from memory_bench.results.io import new_file_mode
 from memory_bench.results.paths import OutputError, check_writable
 from memory_bench.scenarios.datasets.common import read_data_file
 from memory_bench.scenarios.datasets.jsonl import FORMAT, Parsed, Problem, script_records
@@ -61,6 +62,7 @@ def export_script(plugins: LoadedPlugins, scenario: ScenarioSpec, seed: int, out
     fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", dir=out.parent)
     lines = 0
     try:
+        os.fchmod(fd, new_file_mode())  # as open() makes a file, not mkstemp's 0600
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             if fmt == "runbook":
                 text, lines = _runbook_text(script, made_by)
@@ -68,12 +70,12 @@ def export_script(plugins: LoadedPlugins, scenario: ScenarioSpec, seed: int, out
             for record in script_records(script, made_by) if fmt == "jsonl" else ():
                 fh.write(json.dumps(record, ensure_ascii=False) + "\n")
                 lines += 1
-        if out.exists():  # appeared while we wrote: still never overwrite
-            raise OutputError(f"{out} exists; export never overwrites a file")
-        os.replace(tmp, out)
-    except BaseException:
+        try:
+            os.link(tmp, out)  # fails if the name was taken while we wrote: never replaced
+        except FileExistsError:
+            raise OutputError(f"{out} exists; export never overwrites a file") from None
+    finally:
         Path(tmp).unlink(missing_ok=True)
-        raise
     return lines
 
 

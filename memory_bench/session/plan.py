@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from memory_bench.errors import BadInput
+from memory_bench.errors import BadInput, printable
 from memory_bench.harness.lock import RunLockError, held_by
 from memory_bench.harness.runner import new_run_id
 from memory_bench.plugins.manager import LoadedPlugins
@@ -88,7 +88,7 @@ class RunPlan:
         if self.save:
             md = unique_report_paths(REPORTS, self.scenario.name, self.run_id).md
             lines.append(f"report: {md} (+ .json .html .csv and PNGs)")
-        return "\n".join(lines)
+        return "\n".join(printable(line) for line in lines)  # a path's newline stays shown
 
     def scenario_metrics(self) -> list:
         """The declarations of the metrics this run's scenario is scored with."""

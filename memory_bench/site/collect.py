@@ -17,6 +17,7 @@ __all__ = ["Published", "PublishedRun", "PublishedSweep", "collect"]
 # the sweep itself writes it, without importing the sweep runner.
 SWEEP_FAMILY = "memory-bench-sweep/"
 SWEEP_PLOTS = ("quality", "cost")
+MAX_SIZE = 10**9  # as a sweep's --sizes
 
 
 @dataclass(frozen=True)
@@ -59,6 +60,18 @@ def _stem(path: Path) -> str:
     return name[: -len(".json.gz")] if name.endswith(".json.gz") else name[: -len(".json")]
 
 
+def _sweep_problem(doc: dict[str, Any]) -> str | None:
+    """Why a sweep summary cannot be shown (the pages read its scenario and sizes), or
+    None. Read as plain JSON, it may be hand-edited or foreign: checked, not trusted."""
+    if not isinstance(doc.get("scenario"), str):
+        return "a sweep summary whose `scenario` is not a name"
+    sizes = doc.get("sizes", [])
+    if not isinstance(sizes, list) or not all(
+            type(s) is int and 0 < s <= MAX_SIZE for s in sizes):
+        return f"a sweep summary whose `sizes` are not whole numbers from 1 to {MAX_SIZE:,}"
+    return None
+
+
 def _existing(paths: dict[str, Path]) -> dict[str, Path]:
     return {kind: p for kind, p in paths.items() if p.is_file()}
 
@@ -78,6 +91,10 @@ def collect(reports: Path) -> Published:
             if path.name.endswith(".json"):
                 doc = load_json(path)
                 if isinstance(doc, dict) and str(doc.get("schema", "")).startswith(SWEEP_FAMILY):
+                    problem = _sweep_problem(doc)
+                    if problem:
+                        out.skipped.append((path.name, problem))
+                        continue
                     siblings = {"json": path, "md": reports / f"{stem}.md",
                                 **{k: reports / f"{stem}-{k}.png" for k in SWEEP_PLOTS}}
                     out.sweeps.append(PublishedSweep(stem, doc, _existing(siblings)))

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from memory_bench.errors import printable
 from memory_bench.plugins.manager import LoadedPlugins
 from memory_bench.results.paths import check_writable
 from memory_bench.sweep.plan import SweepError, parse_sizes, plan_sweep
@@ -21,7 +22,7 @@ def sweep_command(args: argparse.Namespace, plugins: LoadedPlugins,
     from memory_bench.harness.runner import new_run_id
     from memory_bench.results.manifest import build_manifest
     from memory_bench.sweep.run import SweepRun, run_sweep
-    from memory_bench.sweep.save import unique_sweep_paths, write_sweep
+    from memory_bench.sweep.save import reserve_sweep_paths, write_sweep
 
     plan = plan_sweep(plugins, scenario=args.scenario, sizes=parse_sizes(args.sizes),
                       backends=args.backend, seeds=args.seeds, seeds_at=args.seeds_at,
@@ -32,12 +33,13 @@ def sweep_command(args: argparse.Namespace, plugins: LoadedPlugins,
         raise SweepError(f"--out {out_dir} is not empty; a sweep never overwrites a result")
     check_writable(out_dir / "sweep.json")
     publish = None
-    if args.save:
+    if args.save:  # reserved once the sizes ran, as run --save reserves its set
         check_writable(Path("reports") / "x.json", allow_existing=True)
-        publish = unique_sweep_paths(Path("reports"), plan.scenario, sweep_id,
-                                     [s.size for s in plan.sizes])
+
+        def publish(sizes: list[int]):
+            return reserve_sweep_paths(Path("reports"), plan.scenario, sweep_id, sizes)
     out_dir.mkdir(parents=True, exist_ok=True)
-    say = (lambda m: None) if args.quiet else (lambda m: print(m, file=sys.stderr))
+    say = (lambda m: None) if args.quiet else (lambda m: print(printable(m), file=sys.stderr))
     selections = {s.label: s for sp in plan.sizes for s in sp.selections}
     manifest = build_manifest(list(selections.values()))
     cache = args.cache_dir
@@ -55,11 +57,12 @@ def sweep_command(args: argparse.Namespace, plugins: LoadedPlugins,
             say(f"sweep stopped; the {len(sweep.results)} finished size(s) are in "
                 f"{out_dir / 'sweep.md'}")
         raise
-    here = write_sweep(sweep, out_dir, command=command, publish=publish)
+    here, published = write_sweep(sweep, out_dir, command=command, publish=publish)
     print(here.md.read_text(encoding="utf-8"))
     say(f"sweep: {here.md}")
-    if publish is not None:
-        say(f"published: {publish.md} (+ {publish.summary.name}, plots, per-size results)")
+    if published is not None:
+        say(f"published: {published.md} (+ {published.summary.name}, plots, per-size "
+            "results)")
     failed = [r for res in sweep.results.values() for b in res.backends for r in b.runs
               if not r.ok]
     return 1 if failed else 0

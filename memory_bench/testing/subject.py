@@ -92,8 +92,10 @@ class Watched:
         def call(*args: Any, **kwargs: Any) -> Any:
             try:
                 return attr(*args, **kwargs)
-            except Exception as exc:
-                raise Raised(name, exc) from exc
+            except KeyboardInterrupt:  # Ctrl-C: the check is in this process, as is the user
+                raise
+            except BaseException as exc:  # sys.exit() or a bare BaseException: a broken
+                raise Raised(name, exc) from exc  # promise, never the check's own exit
 
         return call
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -13,10 +14,35 @@ from memory_bench_chroma import __version__
 __all__ = ["memory_bench_register_backends"]
 
 
+def _store_path(value: str) -> str | None:
+    """An embedded store is new, empty or a Chroma store: never a directory of the user's
+    other files (chroma would write its database among them). Reads 16 bytes at most."""
+    path = Path(value).expanduser()
+    if not path.exists():
+        return None
+    if not path.is_dir():
+        return "is a file, not a store directory"
+    db = path / "chroma.sqlite3"
+    if db.is_file():
+        try:
+            with db.open("rb") as fh:
+                head = fh.read(16)
+        except OSError as exc:
+            return f"cannot be read: {exc.strerror or exc}"
+        if head != b"SQLite format 3\0":
+            return "holds a chroma.sqlite3 that is not a SQLite database: not a Chroma store"
+        return None
+    if not any(path.iterdir()):
+        return None
+    return ("holds files but no Chroma store (no chroma.sqlite3): give a new or empty "
+            "directory")
+
+
 def _options() -> list[Option]:
     return [
         *embedding_options(),
-        Option("path", str, None, "embedded store directory (default: the pair's own workdir)"),
+        Option("path", str, None, "embedded store directory (default: the pair's own workdir)",
+               check=_store_path),
         Option("host", str, None, "server mode: chroma server host (e.g. 127.0.0.1)"),
         Option("port", int, 8000, "server mode: chroma server port", minimum=1, maximum=65535),
         Option("collection", str, "memory-bench", "collection name"),
@@ -37,6 +63,11 @@ def _factory(options: dict[str, Any], ctx: BackendContext) -> Any:
     from memory_bench_chroma.client import open_client
 
     path = Path(options["path"]).expanduser() if options["path"] else ctx.workdir / "chroma"
+    if getattr(ctx, "read_only", False) and options["path"] and path.is_dir():
+        # The harness only counts (its store check before a run, which may refuse the
+        # run): chroma writes its files on open and close, so it counts on a copy in
+        # the check's scratch workdir and the user's directory is only read.
+        path = Path(shutil.copytree(path, ctx.workdir / "chroma-read-only", symlinks=True))
     client = open_client(path=path, host=options["host"], port=options["port"])
     try:
         collection = client.get_or_create_collection(

@@ -156,3 +156,53 @@ def test_embedded_chroma_never_touches_the_network(tmp_path: Path) -> None:
     assert out.returncode == 0, out.stderr[-3000:]
     got = json.loads(out.stdout.strip().splitlines()[-1])
     assert got == {"attempts": [], "top": "bench-n-e1-0000"}
+
+
+@pytest.mark.slow
+def test_the_store_check_before_a_run_never_writes_a_users_store(tmp_path: Path) -> None:
+    """Chroma writes its files on open and close: the harness's read-only check (which
+    refuses a run for stale items) counts on a copy, so no byte, inode or mtime of the
+    user's directory changes, and nothing is left beside it."""
+    import hashlib
+
+    from memory_bench.harness.livestore import _inspect
+
+    home = tmp_path / "home"
+    store = home / "store"
+    b = _make(tmp_path, f"chroma:path={store}")
+    try:
+        b.write(_items("bench-earlier-s0-e1", FACTS[:3]))
+    finally:
+        b.close()
+
+    def snapshot() -> dict[str, tuple[int, int, str]]:
+        return {str(p.relative_to(home)): (p.stat().st_ino, p.stat().st_mtime_ns,
+                                           hashlib.sha256(p.read_bytes()).hexdigest()
+                                           if p.is_file() else "dir")
+                for p in sorted(home.rglob("*"))}
+
+    before = snapshot()
+    (sel,) = select_backends(load_plugins().registry, [f"chroma:path={store}"])
+    info = _inspect(sel, "now", tmp_path / "cache", clean_stale=False, root=tmp_path)
+    assert info == {"found": 3, "own": 0, "stale": 3, "left": 3}
+    assert snapshot() == before
+
+
+@pytest.mark.parametrize(("files", "message"), [
+    ({"notes.txt": b"mine"}, "holds files but no Chroma store"),
+    ({"chroma.sqlite3": b"not a database"}, "is not a SQLite database"),
+])
+def test_a_directory_that_is_not_a_chroma_store_is_refused_before_the_run(
+        tmp_path: Path, files: dict[str, bytes], message: str) -> None:
+    """Checked when the option is read (exit 2, nothing written), touching nothing: a run
+    used to put chroma's database among the user's files, or fail every pair after
+    writing its result."""
+    from memory_bench.contract.options import OptionError
+
+    theirs = tmp_path / "theirs"
+    theirs.mkdir()
+    for name, data in files.items():
+        (theirs / name).write_bytes(data)
+    with pytest.raises(OptionError, match=message):
+        select_backends(load_plugins().registry, [f"chroma:path={theirs}"])
+    assert sorted(p.name for p in theirs.iterdir()) == sorted(files)

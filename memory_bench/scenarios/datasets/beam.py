@@ -151,6 +151,8 @@ def _order(name: str) -> tuple[int, str]:
 
 def _json(path: Path, where: str) -> tuple[Any, bytes]:
     """A chat directory's JSON file, read as every dataset file is (``DataFile.json``)."""
+    if path.exists() and not path.is_file():
+        raise DatasetError(f"{where}: is not a file")
     try:
         data = path.read_bytes()
     except OSError as exc:

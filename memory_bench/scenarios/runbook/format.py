@@ -168,6 +168,8 @@ def parse(text: str, name: str = "runbook") -> Parsed:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise RunbookError(f"{name}: not TOML: {exc}") from None
+    except RecursionError:  # tomllib reads nested arrays and tables recursively
+        raise RunbookError(f"{name}: arrays or tables nested too deeply to read") from None
     _fields(doc, _TOP, name)
     if doc["format"] != FORMAT:
         raise RunbookError(f"{name}: format {doc['format']!r} is not {FORMAT!r}")
@@ -195,7 +197,7 @@ def parse(text: str, name: str = "runbook") -> Parsed:
         elif op == "forget":
             step = _forget(raw, n, line, where, episode)
         elif op == "advance":
-            clock += _advance(raw, where)
+            clock = _later(clock, _advance(raw, where), where)
             step = Step(op, n, line)
         elif op == "strength":
             episode.known(raw["ids"], where, "id")
@@ -246,7 +248,7 @@ def _write(raw: dict[str, Any], op: str, n: int, line: int, where: str, clock: d
                 raise RunbookError(f"{at}: replaces belongs in an update step, not a write")
             episode.known([it["replaces"]], at, "replaces")
             episode.replaces[iid] = it["replaces"]
-        clock = it["timestamp"] if "timestamp" in it else clock + timedelta(minutes=1)
+        clock = it["timestamp"] if "timestamp" in it else _later(clock, _MINUTE, at)
         item = Item(iid, it["text"], it["source"], clock, it.get("region", "benchmark"),
                     tuple(it.get("tags", ())))
         episode.items[iid] = item
@@ -312,4 +314,18 @@ def _advance(raw: dict[str, Any], where: str) -> timedelta:
         raise RunbookError(f"{where}: give seconds, minutes, hours or days")
     if not all(math.isfinite(v) and v >= 0 for v in units.values()):
         raise RunbookError(f"{where}: the clock only moves forward, by a finite amount")
-    return timedelta(**units)
+    try:
+        return timedelta(**units)
+    except OverflowError:
+        raise RunbookError(f"{where}: {_PAST_9999}") from None
+
+
+_MINUTE = timedelta(minutes=1)
+_PAST_9999 = "this moves the clock past the year 9999 (the last date-time TOML can write)"
+
+
+def _later(clock: datetime, step: timedelta, where: str) -> datetime:
+    try:
+        return clock + step
+    except OverflowError:
+        raise RunbookError(f"{where}: {_PAST_9999}") from None

@@ -10,7 +10,14 @@ from memory_bench import BackendContext, Hit, Item, WriteResult
 from memory_bench_rshl.config import LatticeConfig, threshold
 from memory_bench_rshl.encoding import TextEncoder, make_encoder
 from memory_bench_rshl.lattice import Lattice, Record
-from memory_bench_rshl.persist import StoreLock, is_lattice_dir, recover
+from memory_bench_rshl.persist import (
+    StoreError,
+    StoreLock,
+    is_lattice_dir,
+    load,
+    readable,
+    recover,
+)
 
 __all__ = ["RshlBackend", "config_from_options", "embedding_identity"]
 
@@ -99,7 +106,11 @@ class RshlBackend:
     store): it is locked while open, a save a crash interrupted is recovered,
     and it is used as a guest (``Lattice.as_guest``), so the user's cells, clock
     and IDF counts come back unchanged once the benchmark's items are removed.
-    It is saved on ``close`` and after each ``consolidate``.
+    It is saved on ``close`` (when something changed) and after each ``consolidate``.
+
+    With ``ctx.read_only`` (the harness only counts: its check of a live store before a
+    run) the store is opened under a shared lock, never recovered nor saved, and every
+    call that would change it raises: a run refused there leaves every file as it was.
 
     With ``encoder=dense`` or ``hybrid`` the vectors come from the shared
     embedder (memory-bench-embed: the model, runtime and cache faiss-rag uses),
@@ -109,17 +120,20 @@ class RshlBackend:
     def __init__(self, options: dict[str, Any], ctx: BackendContext) -> None:
         self.path = Path(options["path"]) if options.get("path") else ctx.workdir / "lattice"
         config = config_from_options(options)
+        self.read_only = bool(getattr(ctx, "read_only", False))
         encoder, self._embedder = _encoder(config, options, ctx)
         try:
-            self._lock = StoreLock(self.path).acquire()
+            self._lock = StoreLock(self.path, shared=self.read_only).acquire()
         except BaseException:
             self._close_embedder()
             raise
         try:
-            recover(self.path)
-            if is_lattice_dir(self.path):
-                self.lattice = Lattice.load(
-                    self.path, encoder, check=lambda saved: _check_saved(self.path, saved, config))
+            if not self.read_only:
+                recover(self.path)
+            if is_lattice_dir(readable(self.path) if self.read_only else self.path):
+                self.lattice = load(
+                    self.path, encoder, check=lambda saved: _check_saved(self.path, saved, config),
+                    read_only=self.read_only)
                 self.lattice.as_guest()
             else:
                 self.lattice = Lattice(config, encoder)
@@ -128,6 +142,12 @@ class RshlBackend:
             self._close_embedder()
             raise
         self._closed = False
+        self._changed = False  # saved on close only if so: an unchanged store is not rewritten
+
+    def _writing(self) -> None:
+        if self.read_only:
+            raise PermissionError(f"lattice {self.path} was opened read-only (a store check)")
+        self._changed = True
 
     def _close_embedder(self) -> None:
         if self._embedder is not None:
@@ -135,6 +155,7 @@ class RshlBackend:
             self._embedder = None
 
     def write(self, items: Sequence[Item]) -> list[WriteResult]:
+        self._writing()
         records = [
             Record(i.id, i.text, i.source, i.timestamp, i.region, tuple(i.tags)) for i in items
         ]
@@ -144,6 +165,8 @@ class RshlBackend:
         ]
 
     def query(self, text: str, k: int) -> list[Hit]:
+        if not self.read_only:
+            self._changed = True  # retrieval strengthens cells
         return [
             Hit(
                 id=h.id,
@@ -159,16 +182,29 @@ class RshlBackend:
     def strength(self, ids: Sequence[str]) -> list[float | None]:
         return self.lattice.strength(ids)
 
-    def consolidate(self) -> dict[str, Any]:
-        report = self.lattice.consolidate()
+    def _save(self) -> None:
+        """Save under the store's lock, or refuse: a lock lost while open (its file removed
+        and taken anew by another process) means another writer may be saving."""
+        if not self._lock.held():
+            raise StoreError(f"lattice {self.path}: its lock file {self._lock.file.name} was "
+                             "removed while the store was open; not saved (another process "
+                             "may be using the store)")
         self.lattice.save(self.path)
+        self._changed = False
+
+    def consolidate(self) -> dict[str, Any]:
+        self._writing()
+        report = self.lattice.consolidate()
+        self._save()
         return report
 
     def forget(self, ids: Sequence[str] = (), source: str | None = None,
                prefix: str = "") -> int:
+        self._writing()
         return self.lattice.forget(ids, source, prefix)
 
     def remove(self, prefix: str) -> int:
+        self._writing()
         return self.lattice.remove(prefix)
 
     def count(self, prefix: str) -> int:
@@ -178,7 +214,8 @@ class RshlBackend:
         if not self._closed:
             self._closed = True
             try:
-                self.lattice.save(self.path)
+                if self._changed:
+                    self._save()
             finally:
                 self._lock.release()
                 self._close_embedder()

@@ -28,17 +28,20 @@ after the second, ``DIR`` is the new copy. ``.DIR.old`` is deleted only while a
 valid ``DIR`` exists.
 
 A lattice directory used as a live store is opened under :class:`StoreLock`
-(``.DIR.lock`` beside it), so two processes never save over each other.
+(``.DIR.lock`` beside it, there only while a process has the store open), so two
+processes never save over each other. Opened read-only (``load(read_only=True)``
+under a shared lock), nothing is written: not even a recovery, which is read from
+``.DIR.old`` where it stands.
 """
 
 from __future__ import annotations
 
-import contextlib
 import errno
 import fcntl
 import json
 import math
 import os
+import re
 import secrets
 import shutil
 from collections import Counter
@@ -55,8 +58,8 @@ from memory_bench_rshl.encoding import TextEncoder, make_encoder, mismatch
 if TYPE_CHECKING:
     from memory_bench_rshl.lattice import Lattice
 
-__all__ = ["FORMAT", "StoreError", "StoreLock", "is_lattice_dir", "load", "recover", "save",
-           "store_problem"]
+__all__ = ["FORMAT", "StoreError", "StoreLock", "is_lattice_dir", "load", "readable", "recover",
+           "save", "store_problem"]
 
 FORMAT = 1
 _ARRAYS = ("codes", "acc", "scale", "norm")
@@ -90,13 +93,36 @@ def _write(path: Path, fill: Callable[[IO[bytes]], Any]) -> None:
         os.fsync(fh.fileno())
 
 
+# How every saved meta.json starts (``save`` writes format and kind first): enough to tell
+# a lattice from another program's meta.json without reading its cells.
+_HEAD = re.compile(rb'\s*\{\s*"format"\s*:\s*(\d{1,9})\s*,\s*"kind"\s*:\s*"rshl-lattice"')
+
+
+def _not_a_lattice(directory: Path) -> str | None:
+    """Why the meta.json in ``directory`` is not an RSHL lattice's of this format, or None;
+    reads its first bytes only."""
+    try:
+        with (directory / "meta.json").open("rb") as fh:
+            head = fh.read(4096)
+    except OSError as exc:
+        return f"its meta.json cannot be read ({exc.strerror or exc})"
+    found = _HEAD.match(head)
+    if found is None:
+        return "its meta.json is not an RSHL lattice's"
+    if int(found.group(1)) != FORMAT:
+        return f"it is an RSHL lattice of format {int(found.group(1))}; this version reads {FORMAT}"
+    return None
+
+
 def store_problem(path: Path) -> str | None:
     """Why ``path`` cannot be used as a lattice directory, or None (a lattice, a
     recoverable one, an empty directory or nothing yet). Never writes."""
     if path.is_file():
         return f"{path} is a file, not a lattice directory"
-    if is_lattice_dir(path) or is_lattice_dir(_old(path)):
-        return None
+    for directory in (path, _old(path)):
+        if is_lattice_dir(directory):
+            why = _not_a_lattice(directory)
+            return None if why is None else f"{directory}: {why}: not a store of ours"
     if path.is_dir() and any(path.iterdir()):
         return (f"{path} is a directory holding other files, not an RSHL lattice: "
                 "give an empty or new directory")
@@ -107,13 +133,18 @@ def recover(path: Path) -> bool:
     """Finish or undo a save that a crash interrupted; True if ``.DIR.old`` was restored.
 
     ``.DIR.old`` without a valid ``DIR`` is the last complete copy: it is renamed
-    back (an empty ``DIR`` in its way is removed first). Half-written
-    ``.DIR.new-*`` directories are deleted. Call it holding the store's lock.
+    back (an empty ``DIR`` in its way is removed first); beside a valid ``DIR`` it is
+    a save's last step not taken, and is deleted. Half-written ``.DIR.new-*``
+    directories are deleted. Call it holding the store's lock.
     """
     old = _old(path)
     for stale in path.parent.glob(f".{path.name}.new-*"):
         shutil.rmtree(stale, ignore_errors=True)
-    if not is_lattice_dir(old) or is_lattice_dir(path):
+    if is_lattice_dir(path):
+        if old.exists():
+            shutil.rmtree(old, ignore_errors=True)
+        return False
+    if not is_lattice_dir(old):
         return False
     if path.is_dir() and not any(path.iterdir()):
         path.rmdir()
@@ -122,6 +153,13 @@ def recover(path: Path) -> bool:
     os.replace(old, path)
     _fsync_dir(path.parent)
     return True
+
+
+def readable(path: Path) -> Path:
+    """The directory a read-only open reads: ``path``, or ``.DIR.old`` where a crash left
+    the only complete copy (what :func:`recover` would rename back). Never writes."""
+    old = _old(path)
+    return old if not is_lattice_dir(path) and is_lattice_dir(old) else path
 
 
 def save(lat: Lattice, path: Path) -> None:
@@ -186,8 +224,10 @@ def _encoder_for(path: Path, config: LatticeConfig, saved: dict[str, Any],
 
 
 def load(path: Path, encoder: TextEncoder | None = None, *,
-         check: Callable[[LatticeConfig], None] | None = None) -> Lattice:
-    """Read a lattice directory, restoring ``.DIR.old`` first if a save was cut short.
+         check: Callable[[LatticeConfig], None] | None = None,
+         read_only: bool = False) -> Lattice:
+    """Read a lattice directory, restoring ``.DIR.old`` first if a save was cut short
+    (``read_only``: reading it where it stands, see :func:`readable`).
 
     ``encoder`` must be the one that made its vectors (see the module docstring).
     ``check`` is called with the saved configuration before the encoder is compared
@@ -195,11 +235,14 @@ def load(path: Path, encoder: TextEncoder | None = None, *,
     """
     from memory_bench_rshl.lattice import Lattice
 
-    recover(path)
+    if read_only:
+        path = readable(path)
+    else:
+        recover(path)
     try:
         with (path / "meta.json").open(encoding="utf-8") as fh:
             meta = json.load(fh)
-    except (OSError, ValueError) as exc:
+    except (OSError, ValueError, RecursionError) as exc:
         raise StoreError(f"{path} is not a readable RSHL lattice: {exc}") from None
     if not isinstance(meta, dict) or meta.get("kind") != "rshl-lattice" \
             or meta.get("format") != FORMAT:
@@ -229,42 +272,93 @@ def load(path: Path, encoder: TextEncoder | None = None, *,
     return lat
 
 
+_UNWRITABLE = (errno.EACCES, errno.EPERM, errno.EROFS, errno.ENOENT)
+
+
 class StoreLock:
-    """An exclusive lock on a lattice directory for as long as a process uses it.
+    """A lock on a lattice directory for as long as a process uses it: exclusive for a
+    process that may save, shared (``shared=True``) for readers.
 
     ``flock`` on ``.DIR.lock`` beside the directory (the directory itself is
     replaced on every save, so it cannot carry the lock); the kernel releases it
-    when the process dies, so a crash never leaves the store locked. The file
-    names its holder, for the message a second opener gets.
+    when the process dies, so a crash never leaves the store locked. An exclusive
+    holder writes its pid there, for the message a second opener gets.
+
+    The file is removed on release by whoever holds it exclusively then, so a closed
+    store leaves nothing beside it. A lock taken on a file that was removed meanwhile
+    is no lock: :meth:`acquire` checks that the file it locked is still the one at the
+    path, and opens it again if not.
     """
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, *, shared: bool = False) -> None:
         self.path = path.absolute()
         self.file = self.path.with_name(f".{self.path.name}.lock")
+        self.shared = shared
         self._fd: int | None = None
 
-    def acquire(self) -> StoreLock:
-        self.file.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.file, os.O_RDWR | os.O_CREAT, 0o644)
+    def _open(self) -> int | None:
+        """The lock file, made if need be; None: a reader that cannot make it (a store
+        in a directory it may not write), which then reads unlocked."""
+        if not self.shared:
+            self.file.parent.mkdir(parents=True, exist_ok=True)
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return os.open(self.file, os.O_RDWR | os.O_CREAT, 0o644)
         except OSError as exc:
-            holder = os.read(fd, 200).decode("utf-8", "replace").strip() or "another process"
-            os.close(fd)
-            if exc.errno in (errno.EAGAIN, errno.EACCES):
-                raise StoreError(f"lattice {self.path} is in use by {holder}") from None
-            raise
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, f"pid {os.getpid()}\n".encode(), 0)
+            if not self.shared or exc.errno not in _UNWRITABLE:
+                raise
+        try:
+            return os.open(self.file, os.O_RDONLY)  # flock needs no write access
+        except OSError:
+            return None
+
+    def acquire(self) -> StoreLock:
+        while True:
+            fd = self._open()
+            if fd is None:
+                return self
+            try:
+                fcntl.flock(fd, (fcntl.LOCK_SH if self.shared else fcntl.LOCK_EX)
+                            | fcntl.LOCK_NB)
+            except OSError as exc:
+                holder = os.read(fd, 200).decode("utf-8", "replace").strip()
+                os.close(fd)
+                if exc.errno in (errno.EAGAIN, errno.EACCES):
+                    raise StoreError(f"lattice {self.path} is in use by "
+                                     f"{holder or 'another process'}") from None
+                raise
+            if self._same(fd):
+                break
+            os.close(fd)  # removed by its last holder meanwhile: take the new one
+        if not self.shared:
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, f"pid {os.getpid()}\n".encode(), 0)
         self._fd = fd
         return self
 
+    def held(self) -> bool:
+        """Still this store's lock: taken, and its file not removed or replaced since (a
+        writer that lost it must not save: another process may hold the new one)."""
+        return self._fd is not None and self._same(self._fd)
+
+    def _same(self, fd: int) -> bool:
+        try:
+            return os.stat(self.file).st_ino == os.fstat(fd).st_ino
+        except FileNotFoundError:
+            return False
+
     def release(self) -> None:
-        if self._fd is not None:
-            fd, self._fd = self._fd, None
-            with contextlib.suppress(OSError):
-                fcntl.flock(fd, fcntl.LOCK_UN)
-            os.close(fd)
+        if self._fd is None:
+            return
+        fd, self._fd = self._fd, None
+        try:
+            if self.shared:  # the last reader removes it; another holder keeps it
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            if self._same(fd):
+                self.file.unlink()
+        except OSError:
+            pass
+        finally:
+            os.close(fd)  # closing drops the lock
 
     def __enter__(self) -> StoreLock:
         return self.acquire()
