@@ -128,7 +128,7 @@ def test_analysis_is_stored_and_old_files_are_still_read(tmp_path: Path) -> None
     assert loaded.comparisons is None
     ensure_analysis(loaded)
     assert len(loaded.comparisons) == 3 * len(BY_NAME)  # 3 pairs x every metric
-    assert loaded.analysis["version"] == 2
+    assert loaded.analysis["version"] == 3
     assert loaded.backends[0].summary["recall1_before"].boot_low is not None
     json.dumps(loaded.to_dict())  # still plain JSON
     before = json.dumps([c.to_dict() for c in loaded.comparisons])
@@ -142,3 +142,29 @@ def _saved(tmp_path: Path, doc) -> Path:
     path = tmp_path / "new.json"
     write_result(path, doc)
     return path
+
+
+def test_a_randomization_p_beyond_every_swap_goes_below_the_monte_carlo_floor() -> None:
+    """Retention (a ratio) is tested by Monte Carlo swaps; a large real effect reached by
+    no swap gets the null's normal tail, not the 1e-4 floor that Holm over a report's
+    thousands of comparisons would turn into a tie. A null effect stays where it was."""
+    import numpy as np
+
+    from memory_bench.analysis.paired import DRAWS, PairedRows, paired_test
+
+    rng = np.random.default_rng(3)
+
+    def rows(after_a: float, after_b: float) -> PairedRows:
+        out = PairedRows()
+        for s in range(5):
+            before = np.ones(240)
+            out.seeds.append(s)
+            out.a.append(np.column_stack([before, rng.random(240) < after_a]).astype(float))
+            out.b.append(np.column_stack([before, rng.random(240) < after_b]).astype(float))
+        return out
+
+    strong = paired_test("ratio", rows(0.9, 0.6))
+    assert strong.test == "randomization" and strong.low > 0
+    assert strong.p < 1e-12 < 1 / (DRAWS + 1)
+    weak = paired_test("ratio", rows(0.80, 0.79))
+    assert weak.p > 0.05
