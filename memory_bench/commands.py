@@ -157,8 +157,10 @@ def _executor(args: argparse.Namespace) -> str:
     if args.executor and args.isolation and executor != ISOLATION_ALIASES[args.isolation]:
         raise UsageError(f"--executor {args.executor} and --isolation {args.isolation} "
                          "disagree; give one")
-    if (args.workers is not None or args.scheduler is not None) and executor != "dask":
-        raise UsageError("--workers and --scheduler need --executor dask")
+    if args.scheduler is not None and executor != "dask":
+        raise UsageError("--scheduler needs --executor dask")
+    if args.workers is not None and executor not in ("process", "dask"):
+        raise UsageError("--workers needs --executor process or dask")
     return executor
 
 
