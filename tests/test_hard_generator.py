@@ -158,7 +158,8 @@ def _one_span_apart(a: str, b: str) -> bool:
 
 def _common(a: str, b: str) -> int:
     """The length of the common prefix."""
-    return next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+    return next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y),
+                min(len(a), len(b)))
 
 
 def test_same_seed_same_data_other_seed_differs() -> None:
