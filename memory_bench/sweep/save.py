@@ -51,9 +51,9 @@ def unique_sweep_paths(reports: Path, scenario: str, sweep_id: str, sizes: list[
         n += 1
 
 
-def _write(paths: SweepPaths, summary: dict[str, Any], results: dict[str, str]) -> None:
+def _write(paths: SweepPaths, summary: dict[str, Any], results: dict[str, str],
+           plots: dict[str, bytes]) -> None:
     doc = {**summary, "results": results}
-    plots = render_sweep_plots(doc)
     for name, png in plots.items():
         write_bytes_atomic(paths.plots[name], png)
     write_bytes_atomic(paths.summary, (json.dumps(doc, indent=1) + "\n").encode())
@@ -67,12 +67,13 @@ def write_sweep(sweep: SweepRun, out_dir: Path, *, command: list[str],
     the same set plus each size's result (gzipped) there too. Returns the first."""
     here = sweep_paths(out_dir, "sweep")
     summary = build_summary(sweep, command=command)
-    _write(here, summary, {str(s): p.name for s, p in sweep.files.items()})
+    plots = render_sweep_plots(summary)  # once: the published set shows the same figures
+    _write(here, summary, {str(s): p.name for s, p in sweep.files.items()}, plots)
     if publish is not None:
         names = {}
         for size, path in sweep.files.items():
             target = publish.result(size, gz=True)
             write_bytes_atomic(target, path.read_bytes())  # gzipped once, by its .gz name
             names[str(size)] = target.name
-        _write(publish, summary, names)
+        _write(publish, summary, names, plots)
     return here
