@@ -46,7 +46,10 @@ site: venv
 # gate's reference row. The published scenarios are text-only, so no row reads tags
 # (faiss-rag:supersede=tags would be faiss-rag here). hybrid fuses the bm25 and faiss-rag
 # retrievers; rerank puts a cross-encoder over faiss-rag's (or hybrid's) top 50.
-# --no-cache: every embedding backend encodes what it stores, so ingest rates are cold.
+# --no-cache: no embedding cache from earlier runs, so the encoder's time and rate are cold.
+# The run encodes each seed's distinct texts once per embedder identity (--encode once, the
+# default) into a table every embedding backend of it reads: ingest and query latency are
+# the stores' own, the encoder's rate and per-question time are reported beside them.
 BENCH_BACKENDS := rshl faiss-rag faiss-rag-recency faiss-rag:gate=rules chroma qdrant mem0 \
   mem0:scoring=store graphiti bm25 neural-memory hybrid rerank $(AUDIT_BACKENDS)
 # rerank:first=hybrid is left out: on hard and natural it ranks exactly as rerank does (the

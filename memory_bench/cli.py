@@ -134,8 +134,9 @@ def _parser() -> argparse.ArgumentParser:
                    "(query latency is then the store's own; the encoder's is reported "
                    "beside it); per-backend: each backend encodes what it stores and asks")
     r.add_argument("--workers", type=_int_in(1, MAX_WORKERS), metavar="N",
-                   help="dask: a local cluster of N single-threaded workers on 127.0.0.1 "
-                   "(default 2); with --scheduler, wait for N workers (default 1)")
+                   help="process: N pairs at once (default 1; pairs that share a store "
+                   "still one at a time); dask: a local cluster of N single-threaded workers "
+                   "on 127.0.0.1 (default 2); with --scheduler, wait for N workers (default 1)")
     r.add_argument("--scheduler", metavar="ADDRESS",
                    help="dask: an existing scheduler, e.g. tcp://head-node:8786")
     r.add_argument("--isolation", choices=ISOLATION_MODES, default=None,

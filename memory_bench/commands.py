@@ -12,6 +12,7 @@ import os
 import signal
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from memory_bench.errors import BadInput, printable
@@ -157,8 +158,10 @@ def _executor(args: argparse.Namespace) -> str:
     if args.executor and args.isolation and executor != ISOLATION_ALIASES[args.isolation]:
         raise UsageError(f"--executor {args.executor} and --isolation {args.isolation} "
                          "disagree; give one")
-    if (args.workers is not None or args.scheduler is not None) and executor != "dask":
-        raise UsageError("--workers and --scheduler need --executor dask")
+    if args.scheduler is not None and executor != "dask":
+        raise UsageError("--scheduler needs --executor dask")
+    if args.workers is not None and executor not in ("process", "dask"):
+        raise UsageError("--workers needs --executor process or dask")
     return executor
 
 
@@ -232,7 +235,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
     from memory_bench.render.comparison import render_comparison
     from memory_bench.session.reading import load_analysed
 
-    old, new = load_analysed(args.old), load_analysed(args.new)
+    old = load_analysed(args.old)
+    # A file against itself (a check that it reads back) is read once: compare reads only.
+    new = old if _same_file(args.old, args.new) else load_analysed(args.new)
     specs = {m.name: m for m in new.metrics}
     unknown = [m for m in args.metric if m not in specs]
     if unknown:
@@ -240,6 +245,13 @@ def cmd_compare(args: argparse.Namespace) -> int:
     report = compare_runs(old, new, args.metric or None)
     print(json.dumps(report, indent=1) if args.json else render_comparison(report, specs))
     return 1 if args.fail_on_regression and report["regressions"] else 0
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return a.samefile(b)
+    except OSError:
+        return False
 
 
 def cmd_validate(args: argparse.Namespace) -> int:

@@ -277,9 +277,10 @@ def test_an_existing_scheduler(cli, plugin_site: Path) -> None:
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    (["--workers", "2"], "--workers and --scheduler need --executor dask"),
+    (["--executor", "local", "--workers", "2"], "--workers needs --executor process or dask"),
+    (["--scheduler", "tcp://127.0.0.1:1"], "--scheduler needs --executor dask"),
     (["--executor", "local", "--scheduler", "tcp://127.0.0.1:1"],
-     "--workers and --scheduler need --executor dask"),
+     "--scheduler needs --executor dask"),
     (["--executor", "dask", "--workers", "0"], "--workers: must be between 1 and 1024"),
     (["--executor", "dask", "--scheduler", "tcp://127.0.0.1:9"],
      "cannot reach the dask scheduler tcp://127.0.0.1:9"),

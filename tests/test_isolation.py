@@ -326,3 +326,68 @@ def test_falls_back_to_in_process_when_fork_is_unsafe(tmp_path: Path,
     assert result.execution["isolation_requested"] == "process"
     assert "thread pools do not fork" in result.execution["isolation_note"]
     assert _runs(result)["fake-perfect"][0].status == "ok"
+
+
+# -- pairs at once (--workers with the process executor) -----------------------------
+
+PAUSE = 0.6  # seconds a timed-store pair holds its store open: long enough to overlap
+
+
+class _TimedStore(fake_backends.SubjectMemory):
+    """Writes when its pair opened and closed it (wall clock) to ``log/<seed>.json``."""
+
+    def __init__(self, log: Path, seed: int) -> None:
+        super().__init__()
+        self.log, self.seed, self.opened = log, seed, time.time()
+        time.sleep(PAUSE)
+
+    def close(self) -> None:
+        super().close()
+        if self.seed >= 0:  # not the harness's live-store checks
+            (self.log / f"{self.seed}.json").write_text(json.dumps([self.opened, time.time()]))
+
+
+class _TimedPlugin:
+    """``timed-store``: persistent; each pair its own store unless ``shared``."""
+
+    @hookimpl
+    def memory_bench_register_backends(self, registry) -> None:
+        from memory_bench import Option
+
+        registry.add(
+            "timed-store", description="test: a persistent store that logs its open interval",
+            version="0.0.1", reads=["tags"], capabilities=[Capability.PERSISTENT],
+            factory=lambda o, ctx: _TimedStore(Path(o["log"]), ctx.seed),
+            own_store=lambda o: not o["shared"],
+            options=[Option("log", str, "", "directory of the interval files"),
+                     Option("shared", bool, False, "the pairs share one store")])
+
+
+@pytest.mark.parametrize(("shared", "overlap"), [(False, True), (True, False)])
+def test_persistent_pairs_with_their_own_stores_run_at_once(tmp_path: Path, shared: bool,
+                                                            overlap: bool) -> None:
+    """Two workers: two pairs of a persistent backend whose pairs each have their own
+    store are in flight together; pairs that share one store still run one at a time."""
+    log = tmp_path / "log"
+    log.mkdir()
+    result, _ = _run(tmp_path, [("timed", _TimedPlugin())],
+                     [f"timed-store:log={log},shared={str(shared).lower()}"], seeds=(0, 1),
+                     workers=2, timeout=60)
+    assert [r.status for r in result.backends[0].runs] == ["ok", "ok"]
+    assert result.execution["workers"] == 2 and result.execution["pair_threads"] >= 1
+    assert (_overlap(log) > PAUSE / 2) if overlap else (_overlap(log) <= 0)
+
+
+def test_one_worker_runs_pairs_one_at_a_time(tmp_path: Path) -> None:
+    log = tmp_path / "log"
+    log.mkdir()
+    result, _ = _run(tmp_path, [("timed", _TimedPlugin())], [f"timed-store:log={log}"],
+                     seeds=(0, 1), timeout=60)
+    assert "workers" not in result.execution
+    assert _overlap(log) <= 0
+
+
+def _overlap(log: Path) -> float:
+    """Seconds the two pairs' stores were open at the same time (<= 0: never)."""
+    (a0, a1), (b0, b1) = (json.loads((log / f"{s}.json").read_text()) for s in (0, 1))
+    return min(a1, b1) - max(a0, b0)

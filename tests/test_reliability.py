@@ -62,29 +62,43 @@ def _one_line(out: subprocess.CompletedProcess) -> str:
 SLOW = ("--backend", "json-store:slow_ms=100", "--scenario", "smoke", "--quiet")
 
 
+def _held(site_cli) -> tuple[Path, tuple[str, ...]]:
+    """A hold file and the arguments of a run whose queries wait while it exists: the
+    run stays open as long as the test needs, and ends as soon as it is removed."""
+    hold = site_cli.cwd / "hold"
+    hold.touch()
+    return hold, ("--backend", f"json-store:hold={hold}", "--scenario", "smoke", "--quiet")
+
+
 def test_two_runs_on_one_out_exactly_one_runs(site_cli, plugin_site: Path) -> None:
-    first = _popen(site_cli, plugin_site, "run", *SLOW, "--seeds", "2", "--out", "r.json")
+    hold, held = _held(site_cli)
+    first = _popen(site_cli, plugin_site, "run", *held, "--seeds", "2", "--out", "r.json")
     result = site_cli.cwd / "r.json"
     _wait(lambda: _holder_pid(result) == first.pid and result.exists(), "the first run", first)
     for out in ("r.json", "r.json.gz", "./r.json"):  # the same result, however it is named
-        second = site_cli("run", *SLOW, "--seed", "0", "--out", out)
+        second = site_cli("run", *held, "--seed", "0", "--out", out)
         assert second.returncode == 2
         line = _one_line(second)
         assert f"another run is writing this result: pid {first.pid}" in line, line
+    hold.unlink()
     _, err = first.communicate(timeout=300)
     assert first.returncode == 0, err
     doc = load_result(result)
     assert doc.status == "complete" and [r.seed for r in doc.backends[0].runs] == [0, 1]
     assert not (site_cli.cwd / "r.json.gz").exists()
-    late = site_cli("run", *SLOW, "--seed", "0", "--out", "r.json")  # after: an old result
+    late = site_cli("run", *held, "--seed", "0", "--out", "r.json")  # after: an old result
     assert late.returncode == 2 and "never overwrites" in _one_line(late)
 
 
 def test_two_runs_started_together_on_one_out_exactly_one_runs(site_cli,
                                                                plugin_site: Path) -> None:
-    """Both pass the plan's "does it exist" check; only one can claim the result."""
-    runs = [_popen(site_cli, plugin_site, "run", *SLOW, "--seed", "0", "--out", "r.json")
+    """Both pass the plan's "does it exist" check; only one can claim the result (the
+    winner is held open until the loser has ended)."""
+    hold, held = _held(site_cli)
+    runs = [_popen(site_cli, plugin_site, "run", *held, "--seed", "0", "--out", "r.json")
             for _ in range(2)]
+    _wait(lambda: any(p.poll() is not None for p in runs), "one of the two runs to end")
+    hold.unlink()
     outs = [p.communicate(timeout=300) for p in runs]
     codes = sorted(p.returncode for p in runs)
     assert codes == [0, 2], outs

@@ -4,9 +4,11 @@ and a resume under other parameters is refused with one line saying what differs
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
+from conftest import ROOT, run_cli
 
 from memory_bench.results.io import dumps, write_bytes_atomic
 from memory_bench.results.pairs import pairs_dir_for
@@ -55,8 +57,25 @@ ARGS = ["--backend", "fake-perfect", "--backend", "fake-forgetful:capacity=30", 
         "smoke", "--seeds", "3", "--quiet"]
 
 
-def test_resume_runs_only_unfinished_pairs(cli) -> None:
-    assert cli("run", *ARGS, "--out", "r.json").returncode == 0
+@pytest.fixture(scope="module")
+def finished(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One finished run of ARGS (``r.json`` and its pair files) for the module: each
+    test interrupts its own copy (it was a run of its own in every test)."""
+    where = tmp_path_factory.mktemp("finished")
+    shutil.copytree(ROOT / "scenarios", where / "scenarios")
+    done = run_cli("run", *ARGS, "--out", "r.json", cwd=where)
+    assert done.returncode == 0, done.stderr
+    return where
+
+
+def _finished_here(cli, finished: Path) -> None:
+    """The module's finished run, copied into this test's directory."""
+    shutil.copy2(finished / "r.json", cli.cwd / "r.json")
+    shutil.copytree(pairs_dir_for(finished / "r.json"), pairs_dir_for(cli.cwd / "r.json"))
+
+
+def test_resume_runs_only_unfinished_pairs(cli, finished: Path) -> None:
+    _finished_here(cli, finished)
     path = cli.cwd / "r.json"
     before = _interrupt(path, keep={"fake-perfect": [0, 1, 2], FORGETFUL: [0, 1]},
                         fail={"fake-perfect": [1]})
@@ -78,8 +97,8 @@ def test_resume_runs_only_unfinished_pairs(cli) -> None:
     assert len(doc["resumes"]) == 1 and doc["resumes"][0]["command"][1:3] == ["run", "--resume"]
 
 
-def test_resume_with_matching_command_line_and_nothing_to_do(cli) -> None:
-    assert cli("run", *ARGS, "--out", "r.json").returncode == 0
+def test_resume_with_matching_command_line_and_nothing_to_do(cli, finished: Path) -> None:
+    _finished_here(cli, finished)
     _interrupt(cli.cwd / "r.json", keep={"fake-perfect": [0, 1, 2], FORGETFUL: [0]})
     out = cli("run", *ARGS, "--resume", "r.json")
     assert out.returncode == 0, out.stderr
@@ -102,8 +121,9 @@ def test_resume_with_matching_command_line_and_nothing_to_do(cli) -> None:
         (["--out", "other.json"], "--out cannot be used with --resume"),
     ],
 )
-def test_resume_refuses_a_mismatch(cli, args: list[str], message: str) -> None:
-    assert cli("run", *ARGS, "--out", "r.json").returncode == 0
+def test_resume_refuses_a_mismatch(cli, finished: Path, args: list[str], message: str
+                                   ) -> None:
+    _finished_here(cli, finished)
     _interrupt(cli.cwd / "r.json", keep={"fake-perfect": [0]})
     text = (cli.cwd / "r.json").read_text()
     files = _files(cli.cwd)
@@ -114,8 +134,8 @@ def test_resume_refuses_a_mismatch(cli, args: list[str], message: str) -> None:
     assert (cli.cwd / "r.json").read_text() == text and _files(cli.cwd) == files
 
 
-def test_resume_refuses_changed_defaults_versions_and_data(cli) -> None:
-    assert cli("run", *ARGS, "--out", "r.json").returncode == 0
+def test_resume_refuses_changed_defaults_versions_and_data(cli, finished: Path) -> None:
+    _finished_here(cli, finished)
     path = cli.cwd / "r.json"
     doc = _interrupt(path, keep={"fake-perfect": [0]})
     cases = []

@@ -85,3 +85,32 @@ def test_sign_flip_p_exact_values() -> None:
     assert sign_flip_p([]) is None
     many = sign_flip_p([1.0] * 20)  # Monte Carlo above 16 values, seeded
     assert many == sign_flip_p([1.0] * 20) and many < 0.001
+
+
+def test_bootstrap_ci_is_scipys_bootstrap_to_the_bit() -> None:
+    """stats.py draws and computes as scipy.stats.bootstrap does (without importing it):
+    the same interval, BCa and its percentile fallback, ties and degenerate samples too."""
+    import warnings
+
+    import numpy as np
+    import scipy.stats as sps
+
+    from memory_bench.analysis.stats import BOOTSTRAP_SEED
+
+    rng = np.random.default_rng(7)
+    samples = [rng.random(n) for n in (2, 3, 5, 10)] + [
+        rng.integers(0, 3, 6) / 2.0, np.round(rng.random(8), 2), np.array([0.0, 0.0, 1.0]),
+        np.array([0.5, 0.5, 0.5, 0.75]), np.array([1.0, 0.0])]
+    for values in samples:
+        expected = None
+        for method in ("BCa", "percentile"):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                ci = sps.bootstrap((values,), np.mean, confidence_level=0.95,
+                                   n_resamples=9999, method=method, vectorized=True,
+                                   rng=np.random.default_rng(BOOTSTRAP_SEED)).confidence_interval
+            if np.isfinite(ci.low) and np.isfinite(ci.high):
+                expected = (float(ci.low), float(ci.high))
+                break
+        assert expected is not None
+        assert bootstrap_ci(list(values)) == expected, values

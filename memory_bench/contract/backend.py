@@ -67,6 +67,10 @@ class VectorSource(Protocol):
         table at ``dest``; JSON-able facts about the encoder (rates, per-question ms)."""
         ...
 
+    # Optional: ``extra_texts(items) -> Sequence[str]``, the texts beyond the items' own
+    # that the backend will encode from what it is written (graphiti's entity names);
+    # the table of its identity holds them too, so they are not misses.
+
 
 @runtime_checkable
 class Backend(Protocol):

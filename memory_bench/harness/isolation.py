@@ -32,6 +32,7 @@ from typing import Any
 __all__ = [
     "DEFAULT_TIMEOUT",
     "ISOLATION_MODES",
+    "Forked",
     "Outcome",
     "describe_exit",
     "fork_available",
@@ -116,6 +117,85 @@ def _kill(proc: multiprocessing.process.BaseProcess) -> None:
     proc.join(_REAP_SECONDS)
 
 
+class Forked:
+    """One child running ``fn(send)``, not waited for: a caller with several in flight
+    waits on all their :attr:`waitables` at once and calls :meth:`step` on each."""
+
+    def __init__(self, fn: Callable[[Send], Any], *, timeout: float | None,
+                 on_message: Callable[[Any], None] | None = None) -> None:
+        ctx = multiprocessing.get_context("fork")
+        self.reader, writer = ctx.Pipe(duplex=False)
+        self.timeout, self.on_message = timeout, on_message
+        sys.stdout.flush()
+        sys.stderr.flush()
+        self.proc = ctx.Process(target=_child_main, args=(fn, writer, os.getpid()),
+                                daemon=False)
+        self.t0 = time.perf_counter()
+        self.proc.start()
+        writer.close()  # so that the reader sees EOF when the child is gone
+        with contextlib.suppress(OSError):
+            os.setpgid(self.proc.pid, self.proc.pid)  # both sides set it: no race
+        self.deadline = None if timeout is None else time.monotonic() + timeout
+
+    @property
+    def waitables(self) -> list[Any]:
+        return [self.reader, self.proc.sentinel]
+
+    def left(self) -> float | None:
+        """Seconds to its deadline (None: no timeout)."""
+        return None if self.deadline is None else max(0.0, self.deadline - time.monotonic())
+
+    def step(self) -> Outcome | None:
+        """Handle what the child has sent; its outcome once it has ended, else None."""
+        try:
+            outcome = self._step()
+        except BaseException:
+            self.kill()
+            raise
+        if outcome is not None:
+            self.reader.close()
+        return outcome
+
+    def _step(self) -> Outcome | None:
+        proc = self.proc
+        while self.reader.poll(0):
+            try:
+                kind, *payload = self.reader.recv()
+            except (EOFError, OSError):
+                proc.join(_REAP_SECONDS)
+                return self._died()
+            if kind == "msg":
+                if self.on_message is not None:
+                    self.on_message(payload[0])
+                continue
+            proc.join(_REAP_SECONDS)
+            if proc.exitcode is None:
+                _kill(proc)
+            seconds = time.perf_counter() - self.t0
+            if kind == "ok":
+                return Outcome("ok", value=payload[0], seconds=seconds, exitcode=proc.exitcode)
+            return Outcome("error", error=payload[0], traceback=payload[1], seconds=seconds,
+                           exitcode=proc.exitcode)
+        if wait([proc.sentinel], timeout=0):  # it ended and nothing is left to read
+            proc.join(_REAP_SECONDS)
+            return self._died()
+        if self.deadline is not None and time.monotonic() >= self.deadline:
+            _kill(proc)
+            return Outcome("timeout", error=f"timeout: no result after {self.timeout:g} s; "
+                           "process killed", seconds=time.perf_counter() - self.t0,
+                           exitcode=proc.exitcode)
+        return None
+
+    def _died(self) -> Outcome:
+        return Outcome("died", error=describe_exit(self.proc.exitcode),
+                       seconds=time.perf_counter() - self.t0, exitcode=self.proc.exitcode)
+
+    def kill(self) -> None:
+        """SIGKILL the child's process group and reap it (Ctrl-C, an abandoned run)."""
+        _kill(self.proc)
+        self.reader.close()
+
+
 def run_forked(
     fn: Callable[[Send], Any],
     *,
@@ -127,52 +207,13 @@ def run_forked(
     ``send(message)`` delivers a progress message to ``on_message`` in the
     parent. A KeyboardInterrupt in the parent kills the child and propagates.
     """
-    ctx = multiprocessing.get_context("fork")
-    reader, writer = ctx.Pipe(duplex=False)
-    sys.stdout.flush()
-    sys.stderr.flush()
-    proc = ctx.Process(target=_child_main, args=(fn, writer, os.getpid()), daemon=False)
-    t0 = time.perf_counter()
-    proc.start()
-    writer.close()  # so that the reader sees EOF when the child is gone
-    with contextlib.suppress(OSError):
-        os.setpgid(proc.pid, proc.pid)  # both sides set it: no race with the child
-    deadline = None if timeout is None else time.monotonic() + timeout
+    child = Forked(fn, timeout=timeout, on_message=on_message)
     try:
         while True:
-            left = None if deadline is None else max(0.0, deadline - time.monotonic())
-            ready = wait([reader, proc.sentinel], timeout=left)
-            if not ready:
-                _kill(proc)
-                return Outcome("timeout", error=f"timeout: no result after {timeout:g} s; "
-                               "process killed", seconds=time.perf_counter() - t0,
-                               exitcode=proc.exitcode)
-            if reader in ready or reader.poll(0):
-                try:
-                    kind, *payload = reader.recv()
-                except (EOFError, OSError):
-                    proc.join(_REAP_SECONDS)
-                    break
-                if kind == "msg":
-                    if on_message is not None:
-                        on_message(payload[0])
-                    continue
-                proc.join(_REAP_SECONDS)
-                if proc.exitcode is None:
-                    _kill(proc)
-                seconds = time.perf_counter() - t0
-                if kind == "ok":
-                    return Outcome("ok", value=payload[0], seconds=seconds,
-                                   exitcode=proc.exitcode)
-                return Outcome("error", error=payload[0], traceback=payload[1],
-                               seconds=seconds, exitcode=proc.exitcode)
-            # The process ended and nothing is left to read.
-            proc.join(_REAP_SECONDS)
-            break
+            wait(child.waitables, timeout=child.left())
+            outcome = child.step()
+            if outcome is not None:
+                return outcome
     except BaseException:
-        _kill(proc)
+        child.kill()
         raise
-    finally:
-        reader.close()
-    return Outcome("died", error=describe_exit(proc.exitcode), seconds=time.perf_counter() - t0,
-                   exitcode=proc.exitcode)

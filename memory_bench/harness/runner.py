@@ -67,7 +67,7 @@ class RunConfig:
     keep_work: bool = False
     isolation: str | None = None  # process | none: the older name of the executor
     executor: str = "process"  # process | local | dask (see executors.py)
-    workers: int | None = None  # dask: a local cluster of this many workers
+    workers: int | None = None  # process: pairs at once; dask: a local cluster's workers
     scheduler: str | None = None  # dask: the address of an existing scheduler
     timeout: float | None = DEFAULT_TIMEOUT  # per pair, where the executor can enforce it
     clean_stale: bool = False  # remove other runs' bench- items from live stores

@@ -11,7 +11,9 @@ fork is unsafe). Every pair of that seed gets the tables' directories
 
 A backend that keeps its own encoder declares no source; its row says so. A
 text a backend asks for that is not in its table is a miss: the backend's
-embedder counts it (the pair's ``encoding`` report) and encodes it itself.
+embedder counts it (the pair's ``encoding`` report) and encodes it itself. A
+source may name texts its backend derives from the items (``extra_texts``:
+graphiti's entity names); the table of its identity holds those too.
 
 The build also times each question's encode at batch 1, once per identity: a
 pair's query latency is then the store's own, and the encoder's time per
@@ -27,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from memory_bench.contract.items import Item
 from memory_bench.plugins.selection import BackendSelection
 from memory_bench.scenarios.script import Probe, Script, Write
 
@@ -50,6 +53,8 @@ class VectorPlan:
     sources: dict[str, Any] = field(default_factory=dict)  # identity -> VectorSource
     readers: dict[str, str] = field(default_factory=dict)  # backend label -> identity
     errors: dict[str, str] = field(default_factory=dict)  # label -> why it has no table
+    # identity -> its readers' sources that name texts of their own (``extra_texts``)
+    extras: dict[str, list[Any]] = field(default_factory=dict)
 
 
 def plan_vectors(selections: Sequence[BackendSelection]) -> VectorPlan:
@@ -68,6 +73,8 @@ def plan_vectors(selections: Sequence[BackendSelection]) -> VectorPlan:
             continue
         out.sources.setdefault(source.identity, source)
         out.readers[sel.label] = source.identity
+        if callable(getattr(source, "extra_texts", None)):
+            out.extras.setdefault(source.identity, []).append(source)
     return out
 
 
@@ -101,11 +108,22 @@ class Tables:
         return dirs, dict(ms)
 
 
-def _build_all(source: Any, jobs: list[tuple[int, list[str], list[str], Path]],
+def _written(script: Script) -> list[Item]:
+    return [item for step in script.steps if isinstance(step, Write) for item in step.items]
+
+
+def _build_all(source: Any, extras: Sequence[Any], scripts: Mapping[int, Script],
+               jobs: list[tuple[int, list[str], list[str], Path]],
                cache_dir: Path | None) -> dict[int, dict[str, Any]]:
-    """In the child: every seed's table of one identity (one session, warm)."""
-    return {seed: source.build(texts, questions, dest, cache_dir)
-            for seed, texts, questions, dest in jobs}
+    """In the child: every seed's table of one identity (one session, warm), with the
+    texts its readers name beyond the items' own (derived here: inference is unsafe
+    before a fork)."""
+    out = {}
+    for seed, texts, questions, dest in jobs:
+        more = [t for x in extras for t in x.extra_texts(_written(scripts[seed]))]
+        out[seed] = source.build(list(dict.fromkeys([*texts, *more])), questions, dest,
+                                 cache_dir)
+    return out
 
 
 def _percentile(values: list[float], q: float) -> float | None:
@@ -126,7 +144,9 @@ def build_tables(plan: VectorPlan, scripts: Mapping[int, Script], root: Path,
     for identity, source in plan.sources.items():
         where = root / "vectors" / hashlib.sha256(identity.encode()).hexdigest()[:16]
         jobs = [(seed, t, q, where / f"seed-{seed}") for seed, (t, q) in texts.items()]
-        got = call(lambda source=source, jobs=jobs: _build_all(source, jobs, cache_dir))
+        extras = plan.extras.get(identity, [])
+        got = call(lambda source=source, extras=extras, jobs=jobs: _build_all(
+            source, extras, scripts, jobs, cache_dir))
         if got["status"] != "ok":
             out.errors[identity] = str(got.get("error"))
             continue

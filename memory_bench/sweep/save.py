@@ -53,10 +53,9 @@ def reserve_sweep_paths(reports: Path, scenario: str, sweep_id: str, sizes: list
     return reserve_set(reports, stem, lambda d, name: sweep_paths(d, name, tuple(sizes)))
 
 
-def _files(paths: SweepPaths, summary: dict[str, Any], results: dict[str, str]
-           ) -> dict[Path, bytes]:
+def _files(paths: SweepPaths, summary: dict[str, Any], results: dict[str, str],
+           plots: dict[str, bytes]) -> dict[Path, bytes]:
     doc = {**summary, "results": results}
-    plots = render_sweep_plots(doc)
     images = {n: p.name for n, p in paths.plots.items() if n in plots}
     return {**{paths.plots[name]: png for name, png in plots.items()},
             paths.summary: (json.dumps(doc, indent=1) + "\n").encode(),
@@ -72,7 +71,9 @@ def write_sweep(sweep: SweepRun, out_dir: Path, *, command: list[str],
     sets (the second None without ``publish``)."""
     here = sweep_paths(out_dir, "sweep")
     summary = build_summary(sweep, command=command)
-    write_set_atomic(_files(here, summary, {str(s): p.name for s, p in sweep.files.items()}))
+    plots = render_sweep_plots(summary)  # once: the published set shows the same figures
+    write_set_atomic(_files(here, summary, {str(s): p.name for s, p in sweep.files.items()},
+                            plots))
     if publish is None:
         return here, None
     out = publish(list(sweep.files))
@@ -81,7 +82,7 @@ def write_sweep(sweep: SweepRun, out_dir: Path, *, command: list[str],
         results = {out.result(size, gz=True): path.read_bytes()  # gzipped once, by its name
                    for size, path in sweep.files.items()}
         names = {str(size): out.result(size, gz=True).name for size in sweep.files}
-        return {**results, **_files(out, summary, names)}
+        return {**results, **_files(out, summary, names, plots)}
 
     write_reserved(out, render)
     return here, out

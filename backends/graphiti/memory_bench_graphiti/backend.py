@@ -34,7 +34,7 @@ from typing import Any
 
 from memory_bench import Hit, Item, NotSupportedError, WriteResult
 
-__all__ = ["GraphitiMemory", "endpoint_names"]
+__all__ = ["GraphitiMemory", "endpoint_names", "item_names"]
 
 RELATION = "STATES"  # Graphiti's LLM names relations; without one every fact has this name
 # Graphiti names nodes and edges by uuid4; rrf ties are broken by that order, so uuids
@@ -53,6 +53,14 @@ def endpoint_names(doc: Any) -> list[str]:
         if len(names) == 2:
             break
     return names
+
+
+def item_names(nlp: Any, items: Sequence[Item]) -> list[list[str]]:
+    """Each item's endpoint names (its text's first 64 characters, else its id, when
+    spaCy finds none): the nodes ``write`` makes and the names the run's table holds."""
+    docs = nlp.pipe([i.text for i in items])
+    return [endpoint_names(d) or [i.text[:64] or i.id] for d, i in zip(docs, items,
+                                                                       strict=True)]
 
 
 def _utc(when: datetime | None) -> datetime | None:
@@ -97,9 +105,7 @@ class GraphitiMemory:
 
         if not items:
             return []
-        docs = list(self.nlp.pipe([i.text for i in items]))
-        names = [endpoint_names(d) or [i.text[:64] or i.id] for d, i in zip(docs, items,
-                                                                             strict=True)]
+        names = item_names(self.nlp, items)
         fresh: dict[str, Item] = {}
         for item, ns in zip(items, names, strict=True):
             for n in ns:

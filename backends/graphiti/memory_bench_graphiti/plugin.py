@@ -88,6 +88,28 @@ def _preload(options: dict[str, Any], cache_dir: Any) -> None:
     preload(options)
 
 
+class _Vectors:
+    """The shared embedder identity graphiti reads the run's vectors with, and the
+    entity names it will encode for its nodes (so that they are in the table too)."""
+
+    def __init__(self, options: dict[str, Any]) -> None:
+        from memory_bench_embed import shared_vectors
+
+        self.shared = shared_vectors(options)
+        self.identity, self.label = self.shared.identity, self.shared.label
+
+    def build(self, texts: Any, questions: Any, dest: Any, cache_dir: Any = None
+              ) -> dict[str, Any]:
+        return self.shared.build(texts, questions, dest, cache_dir)
+
+    def extra_texts(self, items: Any) -> list[str]:
+        from memory_bench_spacy_en import load
+
+        from memory_bench_graphiti.backend import item_names
+
+        return list(dict.fromkeys(n for ns in item_names(load(), items) for n in ns))
+
+
 def _manifest(options: dict[str, Any]) -> dict[str, Any]:
     from memory_bench_spacy_en import model_manifest
 
@@ -108,6 +130,7 @@ def memory_bench_register_backends(registry: Any) -> None:
         preload=_preload,
         manifest=_manifest,
         libraries=LIBRARIES,
+        vectors=_Vectors,
         description="Graphiti's temporal knowledge graph (graphiti-core, pinned) on "
         "embedded Kuzu: each item saved as one fact edge, searched by Graphiti's BM25 + "
         "cosine (rrf; search=graph adds graph expansion); no LLM, offline",
@@ -130,7 +153,8 @@ def memory_bench_register_backends(registry: Any) -> None:
             "search filters on invalid_at IS NULL (the tags are the generator's keys: marked "
             "structured)",
             "telemetry off (GRAPHITI_TELEMETRY_ENABLED=false); the LLM and cross-encoder "
-            "clients refuse every call; the shared embedder's cache serves stored texts",
+            "clients refuse every call; facts, questions and entity names are read from the "
+            "run's shared vector table (encode once), else encoded by the shared embedder",
             "Kuzu in memory (KuzuDriver's default database), one per pair: not persistent",
         ],
     )

@@ -40,10 +40,13 @@ def make_executor(kind: str, plugins: LoadedPlugins, progress: Progress | None, 
                   scheduler: str | None = None) -> Executor:
     """The executor ``kind`` names; ``process`` falls back to ``local`` (and says why)
     when this process must not be forked. Workdirs are made in ``work_root`` (dask
-    workers make theirs on their own host). ``workers`` and ``scheduler`` are the
-    dask executor's (a local cluster of that many workers, or an existing scheduler)."""
-    if kind != "dask" and (workers is not None or scheduler is not None):
-        raise ExecutorError("workers and a scheduler are options of the dask executor")
+    workers make theirs on their own host). ``workers``: the process executor's
+    pairs at once, or the dask executor's local cluster of that many workers;
+    ``scheduler``: the dask executor's existing scheduler."""
+    if kind == "local" and workers is not None:
+        raise ExecutorError("workers are an option of the process and dask executors")
+    if kind != "dask" and scheduler is not None:
+        raise ExecutorError("a scheduler is an option of the dask executor")
     if kind == "dask":
         try:
             from memory_bench.harness.executors.dask_executor import DaskExecutor
@@ -58,7 +61,7 @@ def make_executor(kind: str, plugins: LoadedPlugins, progress: Progress | None, 
         reason = fork_unsafe_reason()
         if reason is None:
             return ProcessExecutor(plugins, progress, keep_work=keep_work, timeout=timeout,
-                                   work_root=work_root)
+                                   work_root=work_root, workers=workers or 1)
         note = f"{reason}; pairs ran in-process (no timeout)"
         warnings.warn(f"memory-bench: {note}", RuntimeWarning, stacklevel=3)
         return LocalExecutor(plugins, progress, keep_work=keep_work, note=note,

@@ -9,6 +9,7 @@ executor (a cluster, say) implements :class:`Executor`: it receives plain data
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 import warnings
@@ -25,7 +26,7 @@ from memory_bench.plugins.selection import BackendSelection
 from memory_bench.results.model import PairRun
 
 __all__ = ["EXECUTORS", "RECOVERY_TIMEOUT", "Done", "Executor", "ExecutorError", "Job",
-           "call_here", "call_in_process", "preload_here"]
+           "call_here", "call_in_process", "preload_here", "thread_limit"]
 
 EXECUTORS = ("process", "local", "dask")
 
@@ -123,3 +124,14 @@ def call_in_process(fn: Callable[[], Any]) -> dict[str, Any]:
         return {"status": "ok", "value": fn()}
     except Exception as exc:
         return {"status": "error", "error": f"{type(exc).__name__}: {exc}"}
+
+
+def thread_limit(threads: int | None) -> contextlib.AbstractContextManager[Any]:
+    """BLAS and OpenMP pools of at most ``threads`` threads while a pair runs (pairs
+    running at once share the cores; OpenMP's limit holds for the calling thread, so
+    it is set in the pair's own thread)."""
+    if not threads:
+        return contextlib.nullcontext()
+    from threadpoolctl import threadpool_limits
+
+    return threadpool_limits(threads)

@@ -25,7 +25,6 @@ and for the per-pair timeout, which the parent measures from ``start``.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import os
 import platform
 import shutil
@@ -39,7 +38,7 @@ from distributed import WorkerPlugin, get_worker
 
 from memory_bench import __version__
 from memory_bench.contract.capabilities import Capability
-from memory_bench.harness.executors.base import preload_here
+from memory_bench.harness.executors.base import preload_here, thread_limit
 from memory_bench.harness.executors.recovery import recover_store
 from memory_bench.harness.pair import PairSpec, process_plugins, resolve_backend, run_pair
 from memory_bench.plugins.manager import LoadedPlugins
@@ -91,16 +90,6 @@ def _clean_lost_attempts(spec: PairSpec) -> list[str]:
     return notes
 
 
-def _thread_limit(threads: int | None) -> contextlib.AbstractContextManager[Any]:
-    """BLAS and OpenMP pools of at most ``threads`` threads while a pair runs (OpenMP's
-    limit holds for the calling thread, so it is set in the task's own thread)."""
-    if not threads:
-        return contextlib.nullcontext()
-    from threadpoolctl import threadpool_limits
-
-    return threadpool_limits(threads)
-
-
 def run_pair_task(spec_dict: Mapping[str, Any], expect: Mapping[str, str], topic: str,
                   key: str, *, keep_work: bool = False, worker_cache: bool = False,
                   threads: int | None = None) -> dict[str, Any]:
@@ -110,7 +99,7 @@ def run_pair_task(spec_dict: Mapping[str, Any], expect: Mapping[str, str], topic
     ``threads``: cap the BLAS and OpenMP thread pools (workers forked from a parent
     inherit its pools, sized for one pair on every core).
     """
-    with _thread_limit(threads):
+    with thread_limit(threads):
         return _run_pair_task(spec_dict, expect, topic, key, keep_work=keep_work,
                               worker_cache=worker_cache)
 

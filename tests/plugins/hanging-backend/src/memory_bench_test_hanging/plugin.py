@@ -2,7 +2,8 @@
 
 - ``json-store``: a persistent store (a JSON file in ``path``, default the
   pair's workdir); ``misbehave`` = raise | hang | die | exit on every query
-  after the first ``after``; ``slow_ms`` sleeps in each query.
+  after the first ``after``; ``slow_ms`` sleeps in each query; while the file
+  ``hold`` exists, every query waits (a run held open until the test removes it).
 - ``hang-query``: its queries never return (a hung backend).
 - ``die-query``: kills its own process with SIGKILL on the first query.
 """
@@ -23,7 +24,8 @@ def _store(options: dict[str, Any], ctx: BackendContext) -> Any:
 
     path = Path(options["path"]) if options.get("path") else ctx.workdir
     return JsonStore(path, misbehave=options.get("misbehave", "none"),
-                     after=options.get("after", 0), slow_ms=options.get("slow_ms", 0.0))
+                     after=options.get("after", 0), slow_ms=options.get("slow_ms", 0.0),
+                     hold=options.get("hold"))
 
 
 @hookimpl
@@ -40,6 +42,7 @@ def memory_bench_register_backends(registry: Any) -> None:
                    choices=MISBEHAVE),
             Option("after", int, 0, "queries answered normally before misbehaving", minimum=0),
             Option("slow_ms", float, 0.0, "sleep in every query", minimum=0.0),
+            Option("hold", str, None, "a file: while it exists, every query waits"),
         ],
     )
     registry.add(

@@ -28,7 +28,8 @@ class JsonStore:
     """Items in ``<directory>/items.json``, rewritten atomically on every change."""
 
     def __init__(
-        self, directory: Path, *, misbehave: str = "none", after: int = 0, slow_ms: float = 0.0
+        self, directory: Path, *, misbehave: str = "none", after: int = 0, slow_ms: float = 0.0,
+        hold: str | None = None,
     ) -> None:
         if misbehave not in MISBEHAVIOURS:
             raise ValueError(f"misbehave must be one of {MISBEHAVIOURS}")
@@ -39,6 +40,7 @@ class JsonStore:
         self.misbehave = misbehave
         self.after = after
         self.slow_s = slow_ms / 1000.0
+        self.hold = Path(hold) if hold else None
         self.queries = 0
         self.items = self._load()
 
@@ -72,6 +74,8 @@ class JsonStore:
         self.queries += 1
         if self.slow_s:
             time.sleep(self.slow_s)
+        while self.hold is not None and self.hold.exists():  # until the test lets it go
+            time.sleep(0.02)
         if self.queries > self.after:
             self._misbehave()
         subjects = {s for i in self.items if (s := i.tag("subject")) and s in text}
