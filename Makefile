@@ -87,10 +87,11 @@ bench-encoder: venv
 # The rule-gate row is left out: the protocol writes no gate set here (there is nothing to
 # refuse), so it would be faiss-rag again.
 # rerank runs here over a top 20 (its row is rerank:depth=20): LoCoMo asks 3,526 questions
-# over ~590 turns a conversation, and 50 cross-encoder passes a question (~0.5 s quiet, 2 s
-# under load on 2 shared cores) overran the 30-minute pair timeout. Batching the passes is
-# no cure: benchmarks/rerank_speed.py measures it slower padded and, bucketed, changing
-# every top-10 (the int8 model quantises a batch as one tensor).
+# over ~590 turns a conversation; at depth 20 the row took 28 of the run's 57 minutes (load
+# 4-8 on 2 shared cores), so a top 50 would take ~70 minutes alone (and one conversation
+# overran the 30-minute pair timeout under load ~14). Batching the passes is no cure:
+# benchmarks/rerank_speed.py measures a padded batch slower and a length-bucketed one
+# changing every top-10 (the int8 model quantises a batch as one tensor).
 LOCOMO_BACKENDS := rshl $(ENCODER_BACKENDS) faiss-rag faiss-rag-recency chroma qdrant mem0 \
   mem0:scoring=store graphiti bm25 neural-memory hybrid rerank:depth=20
 
