@@ -95,10 +95,14 @@ bench-encoder: venv
 # absolute path: make bench-locomo LOCOMO=../data/locomo10.json
 # The rule-gate row is left out: the protocol writes no gate set here (there is nothing to
 # refuse), so it would be faiss-rag again.
-# rerank is left out here: one LoCoMo conversation is ~600 questions over ~700 turns, and a
-# cross-encoder pair over a top 50 per question overran the 30-minute pair timeout.
+# rerank runs here over a top 20 (its row is rerank:depth=20): LoCoMo asks 3,526 questions
+# over ~590 turns a conversation; at depth 20 the row took 28 of the run's 57 minutes (load
+# 4-8 on 2 shared cores), so a top 50 would take ~70 minutes alone (and one conversation
+# overran the 30-minute pair timeout under load ~14). Batching the passes is no cure:
+# benchmarks/rerank_speed.py measures a padded batch slower and a length-bucketed one
+# changing every top-10 (the int8 model quantises a batch as one tensor).
 LOCOMO_BACKENDS := rshl $(ENCODER_BACKENDS) faiss-rag faiss-rag-recency chroma qdrant mem0 \
-  mem0:scoring=store graphiti bm25 neural-memory hybrid
+  mem0:scoring=store graphiti bm25 neural-memory hybrid rerank:depth=20
 
 bench-locomo: venv
 	@test -n "$(LOCOMO)" || { echo "make bench-locomo: give LOCOMO=path/to/locomo10.json" >&2; exit 2; }
