@@ -491,12 +491,14 @@ class Lattice:
 
     def _cued(self, text: str, q: Encoding) -> Encoding:
         """The question's encoding with its learned cues added (``cues.py``): lexical
-        encoder, a question that names someone, cues learned for its words."""
+        encoder, a question that names a stored subject, cues learned for its words."""
         c = self.config
         if c.cue_weight <= 0 or self.encoder.kind != "lexical" or q.lexical is None:
             return q
         asked = claim(text)
-        if not asked.names or not len(self.cues):
+        # Only a question whose name is a stored subject: the name must pick the cells
+        # the cue then chooses among (a dialogue's speaker, for one, is no stored name).
+        if not len(self.cues) or not any("n:" + n in self._postings for n in asked.names):
             return q
         n = max(1, self.stats.n_docs)
         extra = self.cues.expansion(asked.relation, lambda w: self.stats.df.get("w:" + w, 0) / n,
