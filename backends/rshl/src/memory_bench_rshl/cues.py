@@ -17,9 +17,10 @@ companions (share of the word's retrievals, minus the companion's share of all
 cells: a word every cell holds tells nothing). Those form a second, separately
 normalised accumulator added to the question's at ``weight`` (calibrated, see
 the README): the name still decides *whose* cells, the learned cue decides
-*which* of them. Only a question that names someone is expanded: without a name
-to anchor it, an expansion learned from wrong hits drifts the query away (on the
-natural scenario, whose subjects are common nouns, it cost half of recall@1).
+*which* of them. Only a question that names a stored subject is expanded: without
+a name to anchor it, an expansion learned from wrong hits drifts the query away (on
+the natural scenario, whose subjects are common nouns, it cost half of recall@1;
+a dialogue's speaker, named in its questions, is no stored subject either).
 
 Deterministic: counts are sums in question order over sorted stems, and the
 candidates are sorted by (value, stem). Saved with the lattice (``to_dict``).
