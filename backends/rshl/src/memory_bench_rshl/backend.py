@@ -27,6 +27,7 @@ _FIELDS = ("dim", "seed", "encoder", "dense_weight", "min_words", "merge_cosine"
            "merge_jaccard", "supersede", "supersede_text_cosine", "supersede_relation",
            "superseded_factor",
            "show_superseded", "initial_strength", "eta", "half_life_s", "strength_weight",
+           "cue_weight", "cue_words",
            "prune_floor", "candidates", "sketch_bits", "prefilter", "reinforce")
 
 
@@ -54,6 +55,8 @@ def config_from_options(options: dict[str, Any]) -> LatticeConfig:
         eta=float(options["eta"]),
         half_life_s=float(options["half_life_days"]) * _DAY,
         strength_weight=float(options["strength_weight"]),
+        cue_weight=float(options["cue_weight"]),
+        cue_words=int(options["cue_words"]),
         prune_floor=float(options["prune_floor"]),
         candidates=int(options["candidates"]),
         sketch_bits=int(options["sketch_bits"]),

@@ -55,6 +55,9 @@ class LatticeConfig:
     eta: float = 0.2  # Hebbian rate: s <- s + eta * relevance * (1 - s)
     half_life_s: float = 30 * 86_400.0  # decay half-life in logical seconds
     strength_weight: float = 0.02  # strength only breaks near-ties of the similarity
+    # learned cue associations (cues.py), lexical encoder only; 0 = off
+    cue_weight: float = 0.6  # weight of the cue accumulator beside the question's own
+    cue_words: int = 8  # stored words each question word brings, at most
     # sleep
     prune_floor: float = 0.02
     replay_threshold: float = 0.6

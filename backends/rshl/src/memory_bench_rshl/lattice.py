@@ -38,7 +38,8 @@ import numpy as np
 from memory_bench_rshl.cell import Cell, Provenance, to_epoch
 from memory_bench_rshl.claims import claim, new_value, relation_overlap
 from memory_bench_rshl.config import LatticeConfig
-from memory_bench_rshl.encoder import IdfStats, content_stems
+from memory_bench_rshl.cues import CueMemory
+from memory_bench_rshl.encoder import IdfStats, content_stems, pack_signs
 from memory_bench_rshl.encoding import Encoding, TextEncoder, make_encoder
 from memory_bench_rshl.gate import (
     DUPLICATE,
@@ -112,6 +113,7 @@ class Lattice:
             raise ValueError(f"the lattice is configured for encoder={c.encoder}, dim={c.dim}; "
                              f"given {self.encoder.kind}, dim={self.encoder.dim}")
         self.stats = IdfStats()
+        self.cues = CueMemory()  # question words -> words of the cells they retrieved
         self.index = CodeIndex(
             c.dim,
             sketch_bits=c.sketch_bits,
@@ -435,6 +437,7 @@ class Lattice:
         q = self.encoder.query_encoding(text, self.stats)
         if q is None:
             return []
+        q = self._cued(text, q)
         mask = self.dead[: self.index.n]
         if region is not None:
             rid = self.regions.get(region)
@@ -460,6 +463,8 @@ class Lattice:
         order = order[:k]
         top_cos = max(float(cos[order[0]]), 1e-9)
         do_reinforce = c.reinforce if reinforce is None else reinforce
+        if do_reinforce and self._host is None:  # a guest leaves the host's cues as they are
+            self.cues.learn(claim(text).relation, claim(cells[order[0]].text).relation)
         hits = []
         for j in order:
             cell = cells[j]
@@ -483,6 +488,31 @@ class Lattice:
                 )
             )
         return hits
+
+    def _cued(self, text: str, q: Encoding) -> Encoding:
+        """The question's encoding with its learned cues added (``cues.py``): lexical
+        encoder, a question that names a stored subject, cues learned for its words."""
+        c = self.config
+        if c.cue_weight <= 0 or self.encoder.kind != "lexical" or q.lexical is None:
+            return q
+        asked = claim(text)
+        # Only a question whose name is a stored subject: the name must pick the cells
+        # the cue then chooses among (a dialogue's speaker, for one, is no stored name).
+        if not len(self.cues) or not any("n:" + n in self._postings for n in asked.names):
+            return q
+        n = max(1, self.stats.n_docs)
+        extra = self.cues.expansion(asked.relation, lambda w: self.stats.df.get("w:" + w, 0) / n,
+                                    c.cue_words)
+        if not extra:
+            return q
+        x = self.encoder.encoding({"w:" + w: v for w, v in extra.items()}, self.stats, None)
+        assert x.lexical is not None
+        xn, qn = float(np.linalg.norm(x.lexical)), float(np.linalg.norm(q.lexical))
+        if xn == 0.0 or qn == 0.0:
+            return q
+        acc = (q.lexical / np.float32(qn) + np.float32(c.cue_weight / xn) * x.lexical)
+        acc = acc.astype(np.float32)
+        return Encoding(pack_signs(acc), acc, q.dense)
 
     def _successor_row(self, cell: Cell) -> int | None:
         """Row of the newest live successor of a superseded cell, or None."""

@@ -2,7 +2,7 @@
 
 Layout (``FORMAT`` = 1)::
 
-    meta.json     format, config, encoder, clock, regions, IDF counts, cells
+    meta.json     format, config, encoder, clock, regions, IDF counts, cue counts, cells
     codes.npy     uint64 (n, D/64)   packed sign codes
     acc.npy       int8   (n, D)      quantised accumulators (n, 0) for encoder=dense
     scale.npy     float32 (n,)       per-row quantisation scale
@@ -53,6 +53,7 @@ import numpy as np
 
 from memory_bench_rshl.cell import Cell
 from memory_bench_rshl.config import LatticeConfig
+from memory_bench_rshl.cues import CueMemory
 from memory_bench_rshl.encoding import TextEncoder, make_encoder, mismatch
 
 if TYPE_CHECKING:
@@ -190,6 +191,7 @@ def save(lat: Lattice, path: Path) -> None:
         "encoded_at_docs": lat.encoded_at_docs,
         "regions": lat.regions,
         "idf": {"n_docs": lat.stats.n_docs, "df": dict(lat.stats.df)},
+        "cues": lat.cues.to_dict(),
         "cells": [None if c is None else c.to_dict() for c in lat.cells],
     }
     text = json.dumps(meta, ensure_ascii=False).encode("utf-8")
@@ -268,6 +270,7 @@ def load(path: Path, encoder: TextEncoder | None = None, *,
     lat.stats.n_docs = int(meta["idf"]["n_docs"])
     lat.stats.df = Counter({k: int(v) for k, v in meta["idf"]["df"].items()})
     lat.cells = [None if d is None else Cell.from_dict(d) for d in meta["cells"]]
+    lat.cues = CueMemory.from_dict(meta.get("cues"))  # a store saved before cues has none
     lat._rebuild_maps()
     return lat
 

@@ -97,6 +97,10 @@ OPTIONS = [
            minimum=1e-6, maximum=1e9),
     Option("strength_weight", float, 0.02, "weight of strength in the score (tie-break)",
            minimum=0.0, maximum=1.0),
+    Option("cue_weight", float, 0.6, "lexical: weight of the learned cue associations in a "
+           "question that names someone (cues.py; 0 = off)", minimum=0.0, maximum=4.0),
+    Option("cue_words", int, 8, "lexical: stored words each question word brings, at most",
+           minimum=0, maximum=64),
     Option("prune_floor", float, 0.02, "sleep prunes cells weaker than this",
            minimum=0.0, maximum=1.0),
     Option("candidates", int, 64, "candidates kept by the packed-code scan for rescoring",
