@@ -29,8 +29,8 @@ For backends A and B and one metric that declares per-question outcomes
   (1 + DRAWS), and where no swap reaches the observed statistic, the normal tail
   of those same null draws (2·Φ(−|effect| / RMS of the draws), at most the
   Monte Carlo floor): a floor of 1e-4 times the thousands of comparisons Holm
-  corrects for would make every such verdict a tie. Percentiles (latency p50, p95) are tested on the quantile
-  itself, not on which backend is faster on more questions (a sign test of
+  corrects for would make every such verdict a tie. Percentiles (latency p50,
+  p95) are tested on the quantile itself, not on which backend is faster on more questions (a sign test of
   the median question says nothing of the 95th percentile, and pointed against
   its own interval): the same cluster bootstrap gives the quantile
   difference's standard error, the interval is effect ± 1.96 SE and p is
