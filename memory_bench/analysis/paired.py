@@ -30,9 +30,10 @@ For backends A and B and one metric that declares per-question outcomes
   of those same null draws (2·Φ(−|effect| / RMS of the draws), at most the
   Monte Carlo floor): a floor of 1e-4 times the thousands of comparisons Holm
   corrects for would make every such verdict a tie. Percentiles (latency p50,
-  p95) are tested on the quantile itself, not on which backend is faster on more questions (a sign test of
-  the median question says nothing of the 95th percentile, and pointed against
-  its own interval): the same cluster bootstrap gives the quantile
+  p95) are tested on the quantile itself, not on which backend is faster on
+  more questions (a sign test of the median question says nothing of the 95th
+  percentile, and pointed against its own interval): the same cluster
+  bootstrap gives the quantile
   difference's standard error, the interval is effect ± 1.96 SE and p is
   2·Φ(−|effect| / SE), so a verdict (p < 0.05, before Holm's correction makes
   it larger) always has an interval excluding 0 on its own side;
