@@ -59,7 +59,8 @@ def test_a_ratio_is_tested_by_randomization_and_can_reach_small_p() -> None:
     rows = PairedRows([0, 1], [np.asarray(keep)] * 2, [np.asarray(lose)] * 2)
     t = paired_test("ratio", rows)
     assert t.test == "randomization" and t.effect == pytest.approx(0.6)
-    assert t.p == pytest.approx(1 / (DRAWS + 1)) and t.low <= 0.6 <= t.high
+    # no swap reaches 0.6: below the Monte Carlo floor (analysis version 3's normal tail)
+    assert 0 < t.p < 1 / (DRAWS + 1) and t.low <= 0.6 <= t.high
 
 
 def test_holm_matches_the_textbook() -> None:
