@@ -128,7 +128,7 @@ def test_analysis_is_stored_and_old_files_are_still_read(tmp_path: Path) -> None
     assert loaded.comparisons is None
     ensure_analysis(loaded)
     assert len(loaded.comparisons) == 3 * len(BY_NAME)  # 3 pairs x every metric
-    assert loaded.analysis["version"] == 3
+    assert loaded.analysis["version"] == 4
     assert loaded.backends[0].summary["recall1_before"].boot_low is not None
     json.dumps(loaded.to_dict())  # still plain JSON
     before = json.dumps([c.to_dict() for c in loaded.comparisons])
@@ -168,3 +168,22 @@ def test_a_randomization_p_beyond_every_swap_goes_below_the_monte_carlo_floor() 
     assert strong.p < 1e-12 < 1 / (DRAWS + 1)
     weak = paired_test("ratio", rows(0.80, 0.79))
     assert weak.p > 0.05
+
+
+def test_no_verdict_points_where_its_own_interval_does_not() -> None:
+    """A p that passes Holm with an interval reaching 0 is a tie (analysis version 4)."""
+    from memory_bench.analysis import compare
+    from memory_bench.results.model import Comparison
+
+    def c(effect: float, low: float, high: float) -> Comparison:
+        return Comparison(a="a", b="b", metric="retention", n=5, verdict="",
+                          effect=effect, effect_low=low, effect_high=high)
+
+    assert compare._interval_agrees(c(0.1, 0.02, 0.2))
+    assert compare._interval_agrees(c(-0.1, -0.2, -0.01))
+    assert not compare._interval_agrees(c(-0.099, -0.219, 0.020))  # the case that was seen
+    assert not compare._interval_agrees(c(0.0, -0.1, 0.1))
+    doc = analyse(result(backend("a", {}, outcomes={"recall1_before": hits(0.9, seed=1)}),
+                         backend("b", {}, outcomes={"recall1_before": hits(0.5, seed=2)})))
+    passed = [v for v in doc.comparisons if v.verdict in ("ahead", "behind")]
+    assert passed and all(v.effect_low > 0 or v.effect_high < 0 for v in passed)

@@ -24,7 +24,7 @@ def test_save_writes_every_file_and_never_overwrites(cli) -> None:
             assert stem + suffix in files
     doc = load_result(cli.cwd / "reports" / f"{stems[0]}.json.gz")
     assert cli("report", f"reports/{stems[0]}.json.gz", "--format", "table").returncode == 0
-    assert doc.analysis is not None and doc.analysis["version"] == 3
+    assert doc.analysis is not None and doc.analysis["version"] == 4
     verdicts = {(c.metric, c.verdict) for c in doc.comparisons or []}
     assert ("provenanceAccuracy", "ahead") in verdicts  # 24 paired questions, Holm-corrected
     prov = next(c for c in doc.comparisons if c.metric == "provenanceAccuracy")

@@ -52,7 +52,9 @@ __all__ = [
     "summarize_backends",
 ]
 
-ANALYSIS_VERSION = 3  # 3: a randomization p beyond every swap is the null's normal tail
+# 3: a randomization p beyond every swap is the null's normal tail; 4: a verdict also
+# needs its interval to exclude 0 on its side
+ANALYSIS_VERSION = 4
 ALPHA = 0.05
 METHOD = {
     "confidence": CONFIDENCE,
@@ -77,8 +79,9 @@ METHOD = {
             + "; ".join(f"{k} = {v}" for k, v in TESTS.items()),
     "multiplicity": "Holm's step-down correction over every comparison in this file (all "
                     "backend pairs x all declared metrics)",
-    "verdict": f"Holm-adjusted p <= {ALPHA}: ahead or behind by the test's direction and the "
-               "metric's; otherwise tie; no paired question: insufficient data",
+    "verdict": f"Holm-adjusted p <= {ALPHA} and the effect's 95% interval excluding 0 on its "
+               "side: ahead or behind by the test's direction and the metric's; otherwise "
+               "tie; no paired question: insufficient data",
 }
 
 
@@ -114,6 +117,16 @@ def _direction(c: Comparison, metric: MetricSpec) -> str:
     else:
         up = (c.effect if c.effect is not None else c.mean_diff or 0.0) > 0
     return "ahead" if up == metric.higher_is_better else "behind"
+
+
+def _interval_agrees(c: Comparison) -> bool:
+    """The effect's 95% interval excludes 0 on the effect's side (or there is none): the
+    randomization p is conditional on the questions asked, the cluster interval speaks
+    to other seeds, and a verdict must not point where its own interval does not."""
+    low, high = c.effect_low, c.effect_high
+    if low is None or high is None or c.effect is None:
+        return True
+    return low > 0 if c.effect > 0 else high < 0 if c.effect < 0 else False
 
 
 def paired_comparison(a: BackendEntry, b: BackendEntry, metric: MetricSpec,
@@ -173,7 +186,8 @@ def analyse(result: Result) -> Result:
     for c, adjusted in zip(tested, holm([c.p for c in tested if c.p is not None]),
                            strict=True):
         c.p_holm = adjusted
-        c.verdict = (_direction(c, result.metric(c.metric)) if adjusted <= ALPHA else "tie")
+        c.verdict = (_direction(c, result.metric(c.metric))
+                     if adjusted <= ALPHA and _interval_agrees(c) else "tie")
     result.comparisons = comparisons
     result.analysis = {"version": ANALYSIS_VERSION, **METHOD, "comparisons": len(tested),
                        "alpha": ALPHA}
