@@ -71,6 +71,11 @@ class Update:
     value: str
     history: Item | None = None
 
+    @property
+    def history_ids(self) -> tuple[str, ...]:
+        """The history item's id, or none: what the new value outranks beside the old."""
+        return (self.history.id,) if self.history is not None else ()
+
 
 @dataclass(frozen=True)
 class Statement:

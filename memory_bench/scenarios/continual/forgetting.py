@@ -88,7 +88,7 @@ def plan_forgetting(p: ContinualParams, data: ScenarioData,
     for s in sources:
         forgets.append(Forget(source=s, forgotten=tuple(whole[s])))
     def every_value(u: Update) -> tuple[str, ...]:
-        return (facts[u.fact].item.id, u.item.id, *([u.history.id] if u.history else []))
+        return (facts[u.fact].item.id, u.item.id, *u.history_ids)
 
     for ui in updated:
         every = every_value(data.updates[ui])

@@ -37,7 +37,7 @@ from datetime import timedelta
 
 from memory_bench.contract.capabilities import Capability
 from memory_bench.contract.items import Item
-from memory_bench.scenarios.continual.data import ScenarioData, Update
+from memory_bench.scenarios.continual.data import ScenarioData
 from memory_bench.scenarios.continual.forgetting import plan_forgetting
 from memory_bench.scenarios.continual.params import ContinualParams
 from memory_bench.scenarios.generators.common import EPOCH
@@ -149,10 +149,6 @@ def _shuffled(rng: random.Random, early: Sequence[_Unit], anywhere: Sequence[_Un
     return [u for _, _, u in sorted(keyed, key=lambda t: (t[0], t[1]))]
 
 
-def _history(u: Update) -> tuple[str, ...]:
-    return (u.history.id,) if u.history is not None else ()
-
-
 def _after_their_updates(units: list[_Unit], data: ScenarioData) -> list[_Unit]:
     """``units`` with each history item after its update: where the shuffle put it
     before, the two swap places (the places stay as drawn, the order within is fixed)."""
@@ -211,8 +207,8 @@ def continual_script(p: ContinualParams, data: ScenarioData) -> Script:
                  before=frozenset([ends[i]] if i in ends else []))
             for i, f in enumerate(facts)]
     asks += [_Ask(Probe(u.question, (u.item.id,), "update",
-                        outrank=(facts[u.fact].item.id, *_history(u)), key=key(u.fact)),
-                  (u.item.id, *_history(u))) for u in data.updates]
+                        outrank=(facts[u.fact].item.id, *u.history_ids), key=key(u.fact)),
+                  (u.item.id, *u.history_ids)) for u in data.updates]
     asks += [_Ask(Probe(c.question, (facts[c.fact].item.id, c.item.id), "corroborate",
                         key=key(c.fact)), (c.item.id,)) for c in data.corroborations]
     answers = ([_Unit(i, "update") for i in data.update_phase_items() + data.history_items()]
