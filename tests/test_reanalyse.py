@@ -48,3 +48,22 @@ def test_a_file_it_cannot_read_is_one_line_and_exit_2(tmp_path: Path) -> None:
     got = _run(str(bad), str(tmp_path / "reports"))
     assert got.returncode == 2 and got.stderr.count("\n") == 1
     assert not (tmp_path / "reports").exists() or not any((tmp_path / "reports").iterdir())
+
+
+def test_a_result_is_split_by_rows_each_part_analysed_on_its_own(tmp_path: Path) -> None:
+    doc = analyse(result(backend("a", {}, outcomes={"recall1_before": hits(0.9, seed=1)}),
+                         backend("b", {}, outcomes={"recall1_before": hits(0.5, seed=2)}),
+                         backend("c", {}, outcomes={"recall1_before": hits(0.5, seed=3)})))
+    src = tmp_path / "big.json"
+    write_result(src, doc)
+    out = tmp_path / "reports"
+    got = _run(str(src), str(out), "--backends", "a,b", "--part", "ab")
+    assert got.returncode == 0, got.stderr
+    (part,) = out.glob("*-run-a-ab.json.gz")
+    split = load_result(part)
+    assert [b.label for b in split.backends] == ["a", "b"]
+    assert {(c.a, c.b) for c in split.comparisons} == {("a", "b")}
+    assert split.resumes[-1]["reanalysed"]["selection"] == ["a", "b"]
+    bad = _run(str(src), str(out), "--backends", "a,zz", "--part", "x")
+    assert bad.returncode == 2 and "'zz'" in bad.stderr
+    assert not list(out.glob("*-x.*"))
