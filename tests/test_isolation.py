@@ -7,6 +7,7 @@ import importlib
 import json
 import os
 import signal
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -129,6 +130,39 @@ def test_interrupt_in_parent_kills_the_child() -> None:
         run_forked(_report_pid_then_sleep, timeout=60, on_message=on_message)
     with pytest.raises(ProcessLookupError):
         os.kill(pids[0], 0)
+
+
+_SIGTERM_DURING_FORK = """
+import os, signal, sys, time
+from memory_bench.harness.isolation import run_forked
+
+class Terminated(KeyboardInterrupt):
+    pass
+
+def on_sigterm(signum, frame):
+    raise Terminated
+
+signal.signal(signal.SIGTERM, on_sigterm)
+# SIGTERM lands while the fork's at-fork callbacks run (as logging's _releaseLock does)
+os.register_at_fork(after_in_parent=lambda: os.kill(os.getpid(), signal.SIGTERM))
+try:
+    run_forked(lambda send: time.sleep(30), timeout=60)
+except Terminated:
+    sys.exit(130)
+sys.exit(0)
+"""
+
+
+def test_sigterm_during_the_fork_is_not_swallowed() -> None:
+    """CI saw a SIGTERM raised inside an at-fork callback printed as "Exception
+    ignored" and dropped: the run went on and exited 0. Held across the fork, it is
+    raised after it, and the child is killed."""
+    t0 = time.monotonic()
+    out = subprocess.run([sys.executable, "-c", _SIGTERM_DURING_FORK], capture_output=True,
+                         text=True, timeout=60)
+    assert out.returncode == 130, out.stderr
+    assert "Exception ignored" not in out.stderr
+    assert time.monotonic() - t0 < 20  # the 30 s child was killed, not waited for
 
 
 def test_embedding_cache_survives_fork(tmp_path: Path) -> None:

@@ -24,7 +24,7 @@ import signal
 import sys
 import time
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from typing import Any
@@ -85,9 +85,28 @@ def _die_with_parent() -> None:
         libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
 
 
+_INTERRUPTS = {signal.SIGINT, signal.SIGTERM}
+
+
+@contextlib.contextmanager
+def _interrupts_held() -> Iterator[None]:
+    """Ctrl-C and SIGTERM wait (blocked, not lost) while a child is forked.
+
+    Why: ``os.fork`` runs Python's at-fork callbacks (logging's ``_releaseLock``),
+    and an interrupt raised inside one is printed as "Exception ignored" and
+    dropped, so the run carried on and exited 0 after SIGTERM. Once unblocked, the
+    pending signal raises here, in ordinary code."""
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, _INTERRUPTS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
 def _child_main(fn: Callable[[Send], Any], conn: Connection, parent: int) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, _INTERRUPTS)  # held by the parent's fork
     with contextlib.suppress(OSError):
         os.setpgid(0, 0)
     _die_with_parent()
@@ -131,10 +150,15 @@ class Forked:
         self.proc = ctx.Process(target=_child_main, args=(fn, writer, os.getpid()),
                                 daemon=False)
         self.t0 = time.perf_counter()
-        self.proc.start()
-        writer.close()  # so that the reader sees EOF when the child is gone
-        with contextlib.suppress(OSError):
-            os.setpgid(self.proc.pid, self.proc.pid)  # both sides set it: no race
+        try:
+            with _interrupts_held():
+                self.proc.start()
+                writer.close()  # so that the reader sees EOF when the child is gone
+                with contextlib.suppress(OSError):
+                    os.setpgid(self.proc.pid, self.proc.pid)  # both sides set it: no race
+        except BaseException:  # the held interrupt: no caller holds this child yet
+            self.kill()
+            raise
         self.deadline = None if timeout is None else time.monotonic() + timeout
 
     @property
