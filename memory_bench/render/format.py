@@ -32,6 +32,15 @@ def num(value: float, metric: MetricSpec, *, like: float | None = None) -> str:
     """``value`` in the metric's format; ``like`` takes the decimals from another
     number (an interval's half-width is written to the precision of its mean)."""
     places = metric.places(value if like is None else like)
+    if value != 0 and round(value, places) == 0:
+        # "-0.000" told a reader neither the sign nor the size (an interval's bound
+        # just under 0 is why a verdict is a tie): more places until a digit shows,
+        # and a plain 0 when none does within four more.
+        more = next((p for p in range(places + 1, places + 5) if round(value, p) != 0), None)
+        if more is None:
+            value = 0.0
+        else:
+            places = more
     return f"{value:,.{places}f}" if metric.thousands else f"{value:.{places}f}"
 
 
