@@ -8,7 +8,10 @@ own reader from files a real run wrote.
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -91,6 +94,35 @@ def test_a_second_build_replaces_its_own_site_and_never_a_users_directory(
 
 
 @pytest.mark.parametrize("width", WIDTHS)
+def _dead_pid() -> int:
+    proc = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True, check=True)
+    return int(proc.stdout)
+
+
+def test_a_killed_builds_leftovers_are_removed_and_nothing_else(
+        reports: Path, tmp_path: Path) -> None:
+    """A build killed between its two renames left the old site as .NAME.old-PID (and
+    no site); one killed while writing left .NAME.new-PID-*. The next build removes
+    both once that PID is dead; a live build's, and anything not of this shape, stay."""
+    out = tmp_path / "leaderboard"
+    dead = _dead_pid()
+    old = tmp_path / f".leaderboard.old-{dead}"
+    old.mkdir()
+    (old / MARKER).write_text("")
+    new = tmp_path / f".leaderboard.new-{dead}-x1y2"
+    new.mkdir()
+    live = tmp_path / f".leaderboard.new-{os.getpid()}-a1b2"  # a build still running
+    live.mkdir()
+    unmarked = tmp_path / f".leaderboard.old-{dead + 1_000_000}"  # no marker: not a site
+    unmarked.mkdir()
+    users = tmp_path / ".leaderboard.notes"
+    users.mkdir()
+    build_site(reports, out)
+    left = sorted(p.name for p in tmp_path.iterdir())
+    assert left == sorted(["leaderboard", live.name, unmarked.name, users.name]), left
+
+
 def test_no_page_overflows_at_desktop_or_phone_width(site: Path, browser: Chromium,
                                                      width: int, tmp_path: Path) -> None:
     for page in sorted(site.glob("*.html")):

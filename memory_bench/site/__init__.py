@@ -54,6 +54,34 @@ def _check(reports: Path, out: Path) -> None:
                         "it is never overwritten")
 
 
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # someone else's process: alive
+        return True
+    return True
+
+
+def _remove_leftovers(out: Path) -> list[Path]:
+    """A build killed mid-way leaves its ``.NAME.new-PID-*`` directory, or, between
+    its two renames, the previous site as ``.NAME.old-PID``: removed once that PID
+    is gone. Only names this builder makes, and only of dead builds."""
+    removed = []
+    for p in out.parent.glob(f".{out.name}.*-*"):
+        kind, _, rest = p.name[len(out.name) + 2:].partition("-")
+        pid = rest.split("-", 1)[0]
+        if kind not in ("new", "old") or not pid.isdigit() or not p.is_dir() \
+                or p.is_symlink() or _alive(int(pid)):
+            continue
+        if kind == "old" and not (p / MARKER).is_file():
+            continue  # a site is renamed to .old only with its marker
+        shutil.rmtree(p, ignore_errors=True)
+        removed.append(p)
+    return removed
+
+
 def _copy_files(published: Published, dest: Path) -> dict[str, dict[str, str]]:
     """Each run's and sweep's files into ``dest/files``; their links from the pages."""
     files = dest / "files"
@@ -76,7 +104,9 @@ def build_site(reports_dir: Path, out_dir: Path) -> SiteSummary:
     _check(reports_dir, out_dir)
     published = collect(reports_dir)
     out_dir.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.", dir=out_dir.parent))
+    _remove_leftovers(out_dir)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.new-{os.getpid()}-",
+                                dir=out_dir.parent))
     try:
         os.chmod(tmp, 0o755)
         hrefs = _copy_files(published, tmp)
