@@ -9,12 +9,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import signal
 import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from memory_bench import interrupts
 from memory_bench.errors import BadInput, printable
 
 __all__ = ["COMMANDS", "print_or_reader_left", "stdout_to_devnull"]
@@ -123,11 +123,15 @@ def cmd_check(args: argparse.Namespace) -> int:
     except SelectionError as exc:
         raise naming_broken(exc, loaded) from None
     reports = []
-    for sel in selections:
-        report = check_selection(sel)
-        reports.append(report)
-        if not args.json:
-            print("\n".join(report.lines()), flush=True)
+    undo = interrupts.install()  # a backend's own KeyboardInterrupt is a broken promise
+    try:
+        for sel in selections:
+            report = check_selection(sel)
+            reports.append(report)
+            if not args.json:
+                print("\n".join(report.lines()), flush=True)
+    finally:
+        undo()
     # Asked to check every installed backend, a plugin that failed to load has broken
     # every promise; asked for named ones, it is a warning.
     broken = loaded.broken if not args.specs else []
@@ -140,14 +144,6 @@ def cmd_check(args: argparse.Namespace) -> int:
         if args.specs:
             _warn_broken(loaded)
     return 1 if broken or any(r.broken for r in reports) else 0
-
-
-class _Terminated(KeyboardInterrupt):
-    """SIGTERM, handled as Ctrl-C is: children killed, items removed, file written."""
-
-
-def _on_sigterm(signum: int, frame: Any) -> None:
-    raise _Terminated
 
 
 def _executor(args: argparse.Namespace) -> str:
@@ -192,7 +188,7 @@ def cmd_run(args: argparse.Namespace) -> int:
                     manifest=manifest, keep_work=args.keep_work, executor=executor,
                     workers=args.workers, scheduler=args.scheduler, timeout=args.timeout,
                     clean_stale=args.clean_stale, encode=getattr(args, "encode", "once"))
-    signal.signal(signal.SIGTERM, _on_sigterm)
+    undo = interrupts.install()  # Ctrl-C, SIGTERM: the user's, told from a plugin's
     try:
         # the refreshed line and the slow-step lines on a terminal (not in a pipe or a log)
         progress = Progress(enabled=False if args.quiet else None)
@@ -206,7 +202,7 @@ def cmd_run(args: argparse.Namespace) -> int:
             say(f"report: {paths.md} (also {paths.html.name}, {paths.csv.name}, "
                 f"{paths.json.name} and PNGs)")
     finally:
-        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        undo()
     found = problems(result, every_backend_asked=not args.backend and plan.resume is None,
                      broken=plan.broken)
     for line in found.lines:

@@ -1,7 +1,8 @@
 """Test plugin whose backends break the contract in ways a run must survive: a query that
 raises a bare ``BaseException`` (``raises-base-exception``: not an Exception, not
-SystemExit), and a ``count`` that answers text (``count-returns-text``). Loaded with
-``MEMORY_BENCH_PLUGINS=fake_backends,lying_plugin``."""
+SystemExit), one that raises ``KeyboardInterrupt`` with no Ctrl-C pressed
+(``raises-keyboard-interrupt``), and a ``count`` that answers text
+(``count-returns-text``). Loaded with ``MEMORY_BENCH_PLUGINS=fake_backends,lying_plugin``."""
 
 from __future__ import annotations
 
@@ -15,6 +16,11 @@ class RaisesBase(SubjectMemory):
         raise BaseException("a plugin's own BaseException")
 
 
+class RaisesInterrupt(SubjectMemory):
+    def query(self, text: str, k: int):
+        raise KeyboardInterrupt("a plugin's own KeyboardInterrupt")
+
+
 class CountsText(SubjectMemory):
     def count(self, prefix: str):
         return "x"
@@ -22,6 +28,7 @@ class CountsText(SubjectMemory):
 
 @hookimpl
 def memory_bench_register_backends(registry) -> None:
-    for name, cls in (("raises-base-exception", RaisesBase), ("count-returns-text", CountsText)):
+    for name, cls in (("raises-base-exception", RaisesBase), ("count-returns-text", CountsText),
+                      ("raises-keyboard-interrupt", RaisesInterrupt)):
         registry.add(name, factory=lambda options, ctx, cls=cls: cls(), version="0.0.1",
                      description=f"test: {name}", reads=["tags"])

@@ -108,15 +108,21 @@ def test_a_gzip_bomb_is_refused_and_every_member_of_a_gzip_file_is_read(
         load_json(cut)
 
 
-def test_a_plugins_bare_base_exception_fails_its_pair_in_process(cli) -> None:
+@pytest.mark.parametrize(("backend", "error"), [
+    ("raises-base-exception", "BaseException: a plugin's own BaseException"),
+    # no signal arrived: the plugin's, not the user's Ctrl-C (it used to end the run)
+    ("raises-keyboard-interrupt", "KeyboardInterrupt: a plugin's own KeyboardInterrupt"),
+])
+def test_a_plugins_base_exception_fails_its_pair_in_process(cli, backend: str,
+                                                            error: str) -> None:
     env = {"MEMORY_BENCH_PLUGINS": "fake_backends,lying_plugin"}
-    out = cli("run", "--backend", "raises-base-exception", "--backend", "fake-perfect",
+    out = cli("run", "--backend", backend, "--backend", "fake-perfect",
               "--scenario", "smoke", "--seed", "0", "--isolation", "none", "--quiet",
               "--out", "r.json", env_extra=env)
     assert out.returncode == 1 and "Traceback" not in out.stderr, out.stderr
     doc = load_result(cli.cwd / "r.json")
     bad, good = (b.runs[0] for b in doc.backends)
-    assert bad.status == "failed" and "BaseException: a plugin's own" in (bad.error or "")
+    assert bad.status == "failed" and error in (bad.error or ""), bad.error
     assert good.status == "ok" and doc.status == "complete"
 
 
@@ -134,6 +140,8 @@ def test_a_count_that_is_not_a_number_is_a_failed_cleanup_and_the_file_reads_bac
 @pytest.mark.parametrize(("backend", "why"), [
     ("exits-in-query", "query() raised SystemExit: 0"),
     ("raises-base-exception", "query() raised BaseException: a plugin's own BaseException"),
+    ("raises-keyboard-interrupt",
+     "query() raised KeyboardInterrupt: a plugin's own KeyboardInterrupt"),
 ])
 def test_check_names_a_backend_call_that_exits_or_raises_a_base_exception(
         cli, backend: str, why: str) -> None:

@@ -21,6 +21,7 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from memory_bench import interrupts
 from memory_bench.contract.backend import Backend, BackendContext
 from memory_bench.errors import RunFailed
 from memory_bench.harness.execute import Execution
@@ -192,6 +193,7 @@ def run_pair(
     execution = None
     frozen = False
     report: dict[str, Any] = {}  # what the backend reports of its run (BackendContext)
+    signals = interrupts.received()
     try:
         sel = resolve_backend(plugins, spec)
         info = _generator(plugins, spec.scenario["generator"])
@@ -213,9 +215,9 @@ def run_pair(
         run.outcomes = compute_outcomes(info.metrics, records, caps)
         run.curve = step_curve(records)
         run.records = records
-    except BaseException as exc:  # a plugin's SystemExit or bare BaseException fails its pair
-        if isinstance(exc, KeyboardInterrupt):  # Ctrl-C or SIGTERM (in process: the user's)
-            raise
+    except BaseException as exc:  # a plugin's SystemExit, bare BaseException or
+        if interrupts.by_user(exc, signals):  # KeyboardInterrupt fails its pair; the
+            raise  # user's Ctrl-C or SIGTERM ends the run
         run.status = "failed"
         run.error = f"{type(exc).__name__}: {exc}"
         run.traceback = traceback.format_exc(limit=20)

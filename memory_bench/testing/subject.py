@@ -17,6 +17,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from memory_bench import interrupts
 from memory_bench.contract.backend import Backend, BackendContext, NotSupportedError
 from memory_bench.contract.capabilities import Capability
 from memory_bench.contract.items import Item
@@ -90,12 +91,13 @@ class Watched:
             return attr
 
         def call(*args: Any, **kwargs: Any) -> Any:
+            signals = interrupts.received()
             try:
                 return attr(*args, **kwargs)
-            except KeyboardInterrupt:  # Ctrl-C: the check is in this process, as is the user
-                raise
-            except BaseException as exc:  # sys.exit() or a bare BaseException: a broken
-                raise Raised(name, exc) from exc  # promise, never the check's own exit
+            except BaseException as exc:  # sys.exit(), a bare BaseException or the backend's
+                if interrupts.by_user(exc, signals):  # own KeyboardInterrupt: a broken
+                    raise  # promise; the user's Ctrl-C (a signal arrived) ends the check
+                raise Raised(name, exc) from exc
 
         return call
 

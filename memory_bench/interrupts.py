@@ -1,0 +1,69 @@
+"""Whose interrupt was it: the user's (a signal arrived) or plugin code's?
+
+A backend running in this process (``--isolation none``, ``check``) can raise
+``KeyboardInterrupt`` itself; taken for the user's Ctrl-C it ended the whole run
+or check, naming nothing. While :func:`watching` (a command installed these
+handlers), Ctrl-C and SIGTERM are counted as they arrive, so a caller that
+noted :func:`received` before calling plugin code can tell: a
+``KeyboardInterrupt`` with no new signal is the plugin's, and fails it by name.
+Without the handlers (the library used on its own) every interrupt is the user's.
+"""
+
+from __future__ import annotations
+
+import signal
+from collections.abc import Callable
+from typing import Any
+
+__all__ = ["Terminated", "by_user", "install", "received", "watching"]
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, handled as Ctrl-C is: children killed, items removed, file written."""
+
+
+_count = 0
+_installed = 0
+
+
+def _on_signal(signum: int, frame: Any) -> None:
+    global _count
+    _count += 1
+    raise Terminated if signum == signal.SIGTERM else KeyboardInterrupt
+
+
+def install() -> Callable[[], None]:
+    """Count Ctrl-C and SIGTERM and raise them as interrupts; returns the undo.
+
+    Outside the main thread signals are not ours to handle: nothing is installed."""
+    global _installed
+    try:
+        old = {s: signal.signal(s, _on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
+    except ValueError:
+        return lambda: None
+    _installed += 1
+
+    def undo() -> None:
+        global _installed
+        for s, handler in old.items():
+            signal.signal(s, handler)
+        _installed -= 1
+
+    return undo
+
+
+def watching() -> bool:
+    return _installed > 0
+
+
+def received() -> int:
+    """Signals counted so far: note it before calling plugin code."""
+    return _count
+
+
+def by_user(exc: BaseException, before: int) -> bool:
+    """Is ``exc``, caught around plugin code entered when :func:`received` was
+    ``before``, the user's interrupt (so it must propagate)?"""
+    if not isinstance(exc, KeyboardInterrupt):
+        return False
+    return not watching() or received() != before
