@@ -1,17 +1,19 @@
-"""What spaced reinforcement (``strength.spacing``) changes, on seeds no result is published for.
+"""What reinforcing once per logical moment (``strength.new_moment``) changes, on seeds
+no result is published for.
 
 Before it, every retrieval was a full Hebbian step, so a burst of questions asked at
-one logical moment (LoCoMo's late questions: about 150 at the end of a conversation)
-made the cells near many of them (hubs) strong enough for the 0.02 strength tie-break
-to lift them over answers the cosine ranked higher. Now a repeat earns
-1 - 2^(-dt / half-life) of a step. For each scenario, seed, encoder and mode the
-scenario's script runs in order on a fresh lattice in this process (writes, sleeps,
-questions: what the harness sends, without the harness), ``massed`` with the old full
-step (``spacing`` patched to 1, for this comparison only), ``spaced`` as the lattice
-is; it prints recall@1 of the fact probes before and after interference, retention
-(after / before over the same facts) and the update ranking (the new value in the top
-5 and above the old one, as updateWinRate counts it). ``dense`` uses the shared
-embedder faiss-rag uses (memory-bench-embed, the default cache).
+one logical moment (LoCoMo's late questions: about 150 at the end of a conversation,
+no item written between them) made the cells near many of them (hubs) strong enough
+for the 0.02 strength tie-break to lift them over answers the cosine ranked higher.
+Now a cell gains one step per moment. For each scenario, seed, encoder and mode the
+scenario's script runs in order on a fresh lattice in this process
+(``rshl_cues.replay``: writes, sleeps, questions, what the harness sends, without the
+harness), ``massed`` with a step at every retrieval (``new_moment`` patched to True,
+for this comparison only), ``moment`` as the lattice is; it prints recall@1 of the
+fact probes before and after interference, retention (after / before over the same
+facts) and the update ranking (the new value in the top 5 and above the old one, as
+updateWinRate counts it). ``dense`` uses the shared embedder faiss-rag uses
+(memory-bench-embed, the default cache).
 
     python benchmarks/rshl_spacing.py --scenario natural --scenario default \\
         --scenario hard --seeds 100-109 --encoder dense --encoder lexical
@@ -39,19 +41,19 @@ from memory_bench.contract.options import resolve_options
 from memory_bench.plugins import load_plugins
 from memory_bench.results.paths import default_cache_dir
 
-MODES = ("massed", "spaced")
+MODES = ("massed", "moment")
 
 
 @contextlib.contextmanager
 def _mode(mode: str) -> Iterator[None]:
-    """``massed``: every retrieval a full step (the lattice before spacing)."""
-    real = lattice_module.spacing
+    """``massed``: a step at every retrieval (the lattice before ``new_moment``)."""
+    real = lattice_module.new_moment
     if mode == "massed":
-        lattice_module.spacing = lambda *_: 1.0
+        lattice_module.new_moment = lambda *_: True
     try:
         yield
     finally:
-        lattice_module.spacing = real
+        lattice_module.new_moment = real
 
 
 def run(plugins: Any, scenario: str, seed: int, encoder: str,

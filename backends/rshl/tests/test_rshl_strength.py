@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from memory_bench_rshl import Lattice, LatticeConfig
-from memory_bench_rshl.strength import decayed, reinforced, spacing
+from memory_bench_rshl.strength import decayed, new_moment, reinforced
 
 DAY = 86_400.0
 
@@ -30,22 +30,19 @@ def test_retrieval_raises_strength_once_per_logical_moment(lattice: Lattice, fac
     assert before is not None and after > before
     assert lattice.cells[2].retrievals == 5
     assert lattice.query(facts[2][1], 1, reinforce=False)[0].strength == pytest.approx(after)
-    # One half-life later (an item's timestamp moves "now"), a retrieval earns half a step
-    # on the decayed strength: spaced repetition counts again.
-    lattice.write([rec("t-e2-0000", "Nadia Berg sells blue kayaks.", 7 + 30 * 24 * 60)])
-    decayed_s = lattice.strength(["t-e1-0002"])[0]
-    assert decayed_s == pytest.approx(after / 2, rel=1e-3)
+    # An item written a minute later moves "now": a new moment, and a full step again.
+    lattice.write([rec("t-e2-0000", "Nadia Berg sells blue kayaks.", 8)])
+    again = lattice.strength(["t-e1-0002"])[0]
+    assert again is not None
     assert lattice.query(facts[2][1], 3)[0].id == "t-e1-0002"
-    assert lattice.strength(["t-e1-0002"])[0] == pytest.approx(
-        decayed_s + 0.5 * eta * (1 - decayed_s), rel=1e-3)
+    assert lattice.strength(["t-e1-0002"])[0] == pytest.approx(again + eta * (1 - again))
 
 
-def test_spacing_is_a_full_step_first_then_grows_with_the_gap() -> None:
-    assert spacing(None, 5.0, 10.0) == 1.0
-    assert spacing(5.0, 5.0, 10.0) == 0.0
-    assert spacing(0.0, 10.0, 10.0) == pytest.approx(0.5)
-    assert spacing(0.0, 1e9, 10.0) == pytest.approx(1.0)
-    assert spacing(10.0, 0.0, 10.0) == 0.0  # an earlier "now" never earns a step
+def test_a_step_once_per_logical_moment() -> None:
+    assert new_moment(None, 5.0)  # never retrieved
+    assert not new_moment(5.0, 5.0)  # retrieved at this moment already
+    assert new_moment(5.0, 5.5)
+    assert not new_moment(10.0, 5.0)  # an earlier "now" is no new moment
 
 
 def test_a_burst_of_questions_does_not_let_a_hub_outrank_the_answer(rec) -> None:

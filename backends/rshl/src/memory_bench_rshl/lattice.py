@@ -51,7 +51,7 @@ from memory_bench_rshl.gate import (
     text_subject,
 )
 from memory_bench_rshl.index import CodeIndex
-from memory_bench_rshl.strength import decayed, reinforced, spacing
+from memory_bench_rshl.strength import decayed, new_moment, reinforced
 
 __all__ = ["Lattice", "Recall", "Record", "WriteOutcome"]
 
@@ -427,8 +427,8 @@ class Lattice:
         self, text: str, k: int = 5, *, region: str | None = None, reinforce: bool | None = None
     ) -> list[Recall]:
         """Top-``k`` cells for ``text``, best first; retrieval reinforces the cells returned,
-        a cell retrieved again by a full step only once a long logical time has passed
-        (``strength.spacing``: a burst of questions at one moment is one use).
+        each once per logical moment (``strength.new_moment``: a burst of questions with no
+        item written between them is one use).
 
         Score = similarity (x ``superseded_factor`` for a superseded cell)
         + ``strength_weight`` x strength: strength breaks near-ties only.
@@ -472,7 +472,7 @@ class Lattice:
             cell = cells[j]
             strength = float(s[j])
             if do_reinforce and not self._is_host(int(rows[j])):
-                eta = c.eta * spacing(cell.last_retrieval, now, c.half_life_s)
+                eta = c.eta if new_moment(cell.last_retrieval, now) else 0.0
                 strength = reinforced(strength, eta, float(cos[j]) / top_cos)
                 cell.strength, cell.t_ref = strength, now
                 cell.retrievals += 1

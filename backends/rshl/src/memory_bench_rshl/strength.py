@@ -1,8 +1,8 @@
-"""Hebbian reinforcement, spaced over logical time, and lazy decay."""
+"""Hebbian reinforcement, once per logical moment, and lazy decay over logical time."""
 
 from __future__ import annotations
 
-__all__ = ["decayed", "reinforced", "spacing"]
+__all__ = ["decayed", "new_moment", "reinforced"]
 
 
 def decayed(strength: float, t_ref: float, now: float, half_life_s: float) -> float:
@@ -15,20 +15,16 @@ def decayed(strength: float, t_ref: float, now: float, half_life_s: float) -> fl
     return strength * 0.5 ** (dt / half_life_s)
 
 
-def spacing(last_retrieval: float | None, now: float, half_life_s: float) -> float:
-    """The share of a full Hebbian step a retrieval at ``now`` earns: 1 for a cell's first
-    retrieval, else 1 - 2^(-dt / half_life_s), dt the logical time since its last one.
+def new_moment(last_retrieval: float | None, now: float) -> bool:
+    """Whether a retrieval at ``now`` strengthens a cell last retrieved at ``last_retrieval``:
+    once per logical moment.
 
-    Massed repetition is one use, spaced repetition several: many questions asked at one
-    logical moment (no item written between them) strengthen a cell once, not once per
-    question, so a cell that is near many questions (a hub) does not outgrow the rest
-    in one burst of asking. A retrieval one half-life later earns half a step, as decay
-    took half of the strength meanwhile.
+    The lattice's clock moves only with the items written, so questions asked with no item
+    written between them are simultaneous: a cell they return again and again (a hub, near
+    many of them) was used at one moment, and gains one Hebbian step, not one per question.
+    Retrievals at distinct moments each earn a full step, as before.
     """
-    if last_retrieval is None:
-        return 1.0
-    dt = max(0.0, now - last_retrieval)
-    return 1.0 - 0.5 ** (dt / half_life_s)
+    return last_retrieval is None or now > last_retrieval
 
 
 def reinforced(strength: float, eta: float, relevance: float = 1.0) -> float:
