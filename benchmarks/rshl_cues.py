@@ -15,7 +15,7 @@ the CLI's hard figures (seeds 0-1 before cues: 0.417, 0.620, 0.617).
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from memory_bench_rshl import Lattice, LatticeConfig, Record
@@ -34,12 +34,13 @@ def _won(ids: list[str], p: Probe) -> bool:
     return not old or ids.index(p.expected[0]) < min(old)
 
 
-def run(plugins: Any, scenario: str, seed: int, weight: float) -> dict[str, list[bool]]:
-    """Per question kind, the outcomes of one seed's script at ``weight``."""
+def replay(plugins: Any, scenario: str, seed: int,
+           fresh: Callable[[], Lattice]) -> dict[str, list[bool]]:
+    """Per question kind, the outcomes of one seed's script on lattices from ``fresh``
+    (a new one at every reset)."""
     spec = load_scenario(scenario, {}, registry=plugins.scenarios)
     script = generate_script(plugins, spec.ref(), seed).bind(f"cues-s{seed}-")
-    config = LatticeConfig(cue_weight=weight)
-    lat = Lattice(config)
+    lat = fresh()
     out: dict[str, list[bool]] = {"probe": [], "reprobe": [], "update": []}
     first: dict[str | None, bool] = {}
     pairs: list[tuple[bool, bool]] = []
@@ -50,7 +51,7 @@ def run(plugins: Any, scenario: str, seed: int, weight: float) -> dict[str, list
         elif isinstance(step, Consolidate):
             lat.consolidate()
         elif isinstance(step, Reset):
-            lat = Lattice(config)
+            lat = fresh()
         elif isinstance(step, Probe) and step.tag in out:
             ids = [h.id for h in lat.query(step.question, script.k)]
             ok = _won(ids, step) if step.tag == "update" else bool(ids) and ids[0] in step.expected
@@ -64,12 +65,18 @@ def run(plugins: Any, scenario: str, seed: int, weight: float) -> dict[str, list
     return out
 
 
-def _seeds(text: str) -> list[int]:
+def run(plugins: Any, scenario: str, seed: int, weight: float) -> dict[str, list[bool]]:
+    """Per question kind, the outcomes of one seed's script at ``weight``."""
+    config = LatticeConfig(cue_weight=weight)
+    return replay(plugins, scenario, seed, lambda: Lattice(config))
+
+
+def seed_range(text: str) -> list[int]:
     lo, _, hi = text.partition("-")
     return list(range(int(lo), int(hi or lo) + 1))
 
 
-def _rate(xs: Sequence[bool]) -> float:
+def rate(xs: Sequence[bool]) -> float:
     return sum(xs) / len(xs) if xs else float("nan")
 
 
@@ -80,7 +87,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--weights", default="0,0.4,0.6,0.8,1.2")
     a = ap.parse_args(argv)
     plugins = load_plugins()
-    seeds = _seeds(a.seeds)
+    seeds = seed_range(a.seeds)
     print("scenario  weight  recall@1  recall@1 after  retention  updateWin")
     for scenario in a.scenario or ["hard", "default", "natural"]:
         for w in (float(x) for x in a.weights.split(",")):
@@ -90,8 +97,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                     tot.setdefault(k, []).extend(v)
             before, after = sum(tot["before"]), sum(tot["after"])
             retention = after / before if before else float("nan")
-            print(f"{scenario:<9} {w:>6.2f}  {_rate(tot['probe']):8.3f}  "
-                  f"{_rate(tot['reprobe']):14.3f}  {retention:9.3f}  {_rate(tot['update']):9.3f}",
+            print(f"{scenario:<9} {w:>6.2f}  {rate(tot['probe']):8.3f}  "
+                  f"{rate(tot['reprobe']):14.3f}  {retention:9.3f}  {rate(tot['update']):9.3f}",
                   flush=True)
     return 0
 

@@ -51,7 +51,7 @@ from memory_bench_rshl.gate import (
     text_subject,
 )
 from memory_bench_rshl.index import CodeIndex
-from memory_bench_rshl.strength import decayed, reinforced
+from memory_bench_rshl.strength import decayed, new_moment, reinforced
 
 __all__ = ["Lattice", "Recall", "Record", "WriteOutcome"]
 
@@ -426,7 +426,9 @@ class Lattice:
     def query(
         self, text: str, k: int = 5, *, region: str | None = None, reinforce: bool | None = None
     ) -> list[Recall]:
-        """Top-``k`` cells for ``text``, best first; retrieval reinforces the cells returned.
+        """Top-``k`` cells for ``text``, best first; retrieval reinforces the cells returned,
+        each once per logical moment (``strength.new_moment``: a burst of questions with no
+        item written between them is one use).
 
         Score = similarity (x ``superseded_factor`` for a superseded cell)
         + ``strength_weight`` x strength: strength breaks near-ties only.
@@ -470,7 +472,8 @@ class Lattice:
             cell = cells[j]
             strength = float(s[j])
             if do_reinforce and not self._is_host(int(rows[j])):
-                strength = reinforced(strength, c.eta, float(cos[j]) / top_cos)
+                eta = c.eta if new_moment(cell.last_retrieval, now) else 0.0
+                strength = reinforced(strength, eta, float(cos[j]) / top_cos)
                 cell.strength, cell.t_ref = strength, now
                 cell.retrievals += 1
                 cell.last_retrieval = now
