@@ -93,7 +93,6 @@ def test_a_second_build_replaces_its_own_site_and_never_a_users_directory(
     assert not (tmp_path / "out").exists()
 
 
-@pytest.mark.parametrize("width", WIDTHS)
 def _dead_pid() -> int:
     proc = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
                           capture_output=True, text=True, check=True)
@@ -123,6 +122,7 @@ def test_a_killed_builds_leftovers_are_removed_and_nothing_else(
     assert left == sorted(["leaderboard", live.name, unmarked.name, users.name]), left
 
 
+@pytest.mark.parametrize("width", WIDTHS)
 def test_no_page_overflows_at_desktop_or_phone_width(site: Path, browser: Chromium,
                                                      width: int, tmp_path: Path) -> None:
     for page in sorted(site.glob("*.html")):
