@@ -15,7 +15,9 @@ import signal
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["Terminated", "by_user", "install", "received", "watching"]
+__all__ = ["SIGNALS", "Terminated", "by_user", "install", "received", "watching"]
+
+SIGNALS = (signal.SIGINT, signal.SIGTERM)  # the user's interrupts: Ctrl-C and SIGTERM
 
 
 class Terminated(KeyboardInterrupt):
@@ -38,7 +40,7 @@ def install() -> Callable[[], None]:
     Outside the main thread signals are not ours to handle: nothing is installed."""
     global _installed
     try:
-        old = {s: signal.signal(s, _on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
+        old = {s: signal.signal(s, _on_signal) for s in SIGNALS}
     except ValueError:
         return lambda: None
     _installed += 1

@@ -29,6 +29,8 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
+from memory_bench import interrupts
+
 __all__ = [
     "DEFAULT_TIMEOUT",
     "ISOLATION_MODES",
@@ -85,9 +87,6 @@ def _die_with_parent() -> None:
         libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
 
 
-_INTERRUPTS = {signal.SIGINT, signal.SIGTERM}
-
-
 @contextlib.contextmanager
 def _interrupts_held() -> Iterator[None]:
     """Ctrl-C and SIGTERM wait (blocked, not lost) while a child is forked.
@@ -96,7 +95,7 @@ def _interrupts_held() -> Iterator[None]:
     and an interrupt raised inside one is printed as "Exception ignored" and
     dropped, so the run carried on and exited 0 after SIGTERM. Once unblocked, the
     pending signal raises here, in ordinary code."""
-    old = signal.pthread_sigmask(signal.SIG_BLOCK, _INTERRUPTS)
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, interrupts.SIGNALS)
     try:
         yield
     finally:
@@ -106,7 +105,7 @@ def _interrupts_held() -> Iterator[None]:
 def _child_main(fn: Callable[[Send], Any], conn: Connection, parent: int) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, _INTERRUPTS)  # held by the parent's fork
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, interrupts.SIGNALS)  # held by the parent's fork
     with contextlib.suppress(OSError):
         os.setpgid(0, 0)
     _die_with_parent()

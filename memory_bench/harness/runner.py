@@ -28,6 +28,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from memory_bench import interrupts
 from memory_bench.harness import livestore, workdirs
 from memory_bench.harness.executors import RECOVERY_TIMEOUT, Executor, Job, make_executor
 from memory_bench.harness.isolation import DEFAULT_TIMEOUT
@@ -212,7 +213,7 @@ def _signals_deferred() -> Iterator[None]:
     got: list[int] = []
     try:
         old = {s: signal.signal(s, lambda signum, frame: got.append(signum))
-               for s in (signal.SIGINT, signal.SIGTERM)}
+               for s in interrupts.SIGNALS}
     except ValueError:  # not the main thread: signals are not ours to handle
         yield
         return

@@ -64,11 +64,10 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def _remove_leftovers(out: Path) -> list[Path]:
+def _remove_leftovers(out: Path) -> None:
     """A build killed mid-way leaves its ``.NAME.new-PID-*`` directory, or, between
     its two renames, the previous site as ``.NAME.old-PID``: removed once that PID
     is gone. Only names this builder makes, and only of dead builds."""
-    removed = []
     for p in out.parent.glob(f".{out.name}.*-*"):
         kind, _, rest = p.name[len(out.name) + 2:].partition("-")
         pid = rest.split("-", 1)[0]
@@ -78,8 +77,6 @@ def _remove_leftovers(out: Path) -> list[Path]:
         if kind == "old" and not (p / MARKER).is_file():
             continue  # a site is renamed to .old only with its marker
         shutil.rmtree(p, ignore_errors=True)
-        removed.append(p)
-    return removed
 
 
 def _copy_files(published: Published, dest: Path) -> dict[str, dict[str, str]]:
