@@ -62,6 +62,18 @@ def test_a_dialogue_speaker_is_not_the_subject(rec) -> None:
     assert out.supersedes is None  # two turns of one speaker, not two values of one fact
 
 
+def test_a_near_namesake_is_not_a_new_value(rec) -> None:
+    # The scale scenario's near misses: a fact with one word of a name renamed. The two
+    # share a place; their people share a surname: two Radcliffes, not a new resident.
+    lat = Lattice(LatticeConfig(dim=2048, supersede="text"))
+    lat.write([rec("t-n-0000", "Quinta Radcliffe lives in East Selfield.", 0)])
+    twin = lat.write([rec("t-n-0001", "Quidrose Radcliffe lives in East Selfield.", 1)])[0]
+    assert twin.accepted and twin.supersedes is None
+    assert lat.get("t-n-0000").superseded_by is None
+    moved = lat.write([rec("t-n-0002", "Tobias Wren lives in East Selfield.", 2)])[0]
+    assert moved.supersedes is not None  # a name sharing no word still reads as a new value
+
+
 def test_supersede_off_links_nothing(rec) -> None:
     lat = Lattice(LatticeConfig(dim=2048, supersede="off"))
     out = _two_values(rec, lat, tags=True)

@@ -139,4 +139,12 @@ def new_value(new: Claim, old: Claim, subject: str) -> bool:
     such a pair is never taken for an update.
     """
     nv, ov = new.values(subject), old.values(subject)
-    return bool(nv) and bool(ov) and nv != ov
+    if not nv or not ov or nv == ov:
+        return False
+    # Two names that share a word cannot be told apart from text alone: "Quidrose
+    # Radcliffe" beside "Quinta Radcliffe", "Foxgfffle Shipping" beside "Foxglove
+    # Shipping" may be another entity of the same family or the same one misspelt, not
+    # a new value; keeping both costs a stale hit at worst, a wrong link buries a fact.
+    gained, lost = nv - ov, ov - nv
+    words = {w for n in lost if n not in old.numbers for w in n.split()}
+    return not any(w in words for n in gained if n not in new.numbers for w in n.split())
