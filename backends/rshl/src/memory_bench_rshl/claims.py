@@ -145,6 +145,6 @@ def new_value(new: Claim, old: Claim, subject: str) -> bool:
     # Radcliffe" beside "Quinta Radcliffe", "Foxgfffle Shipping" beside "Foxglove
     # Shipping" may be another entity of the same family or the same one misspelt, not
     # a new value; keeping both costs a stale hit at worst, a wrong link buries a fact.
-    gained, lost = nv - ov, ov - nv
-    words = {w for n in lost if n not in old.numbers for w in n.split()}
-    return not any(w in words for n in gained if n not in new.numbers for w in n.split())
+    lost = {w for n in set(old.names) - set(new.names) for w in n.split()}
+    gained = set(new.names) - set(old.names) - {subject}
+    return not any(w in lost for n in gained for w in n.split())
