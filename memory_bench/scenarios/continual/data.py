@@ -19,6 +19,7 @@ __all__ = [
     "GATE_ACCEPT",
     "GATE_KINDS",
     "UNBOUND_RUN",
+    "Aside",
     "Corroboration",
     "Fact",
     "GateCase",
@@ -51,10 +52,21 @@ class Fact:
     relation: str
     value: str
     reprobe: str = ""
+    # Every distinct wording the generator can ask this fact in, ``question`` and
+    # ``reprobe`` first: the stream asks each follow-up in a wording not asked before
+    # (a repeated string is a query cache's free answer).
+    wordings: tuple[str, ...] = ()
 
     @property
     def reprobe_question(self) -> str:
         return self.reprobe or self.question
+
+    @property
+    def all_wordings(self) -> tuple[str, ...]:
+        """``wordings``, or the question and re-probe where the generator gives no more."""
+        if self.wordings:
+            return self.wordings
+        return tuple(dict.fromkeys((self.question, self.reprobe_question)))
 
 
 @dataclass(frozen=True)
@@ -70,6 +82,15 @@ class Update:
     question: str
     value: str
     history: Item | None = None
+    # Distinct wordings of the update question (``question`` first), and questions about
+    # the former value ("Where did Mara Olsen live before?"), answered by the old fact and
+    # the history item, which must outrank the new value.
+    wordings: tuple[str, ...] = ()
+    past_wordings: tuple[str, ...] = ()
+
+    @property
+    def all_wordings(self) -> tuple[str, ...]:
+        return self.wordings or (self.question,)
 
     @property
     def history_ids(self) -> tuple[str, ...]:
@@ -96,6 +117,20 @@ class Corroboration:
     fact: int
     item: Item
     question: str
+
+
+@dataclass(frozen=True)
+class Aside:
+    """A question about an item outside the facts (noise, a distractor's new value, a
+    clean gate fact): asked at the same rate and times as the facts are, so that a rule
+    cannot demote whatever no question seems to be about. ``outrank``: ids the item must
+    beat (an older value of the same statement). ``until``: the id of an item whose write
+    makes the question's answer another item (a new value): the question is asked before it."""
+
+    item: Item
+    wordings: tuple[str, ...]
+    outrank: tuple[str, ...] = ()
+    until: str | None = None
 
 
 @dataclass(frozen=True)
@@ -126,6 +161,8 @@ class ScenarioData:
     # New values of noise statements, written among the updates (a hard scenario's
     # distractors: the newest item about a person is not always the answer).
     update_noise: tuple[Item, ...] = ()
+    # Questions about items outside the facts (generators that can ask them).
+    asides: tuple[Aside, ...] = ()
     run: str = UNBOUND_RUN
     # Facts about the data a reader should know (e.g. question/fact overlap).
     stats: dict[str, Any] = field(default_factory=dict, compare=False)
@@ -158,6 +195,14 @@ class ScenarioData:
             "corroborations": [{"fact": c.fact, "item": c.item.to_dict(), "question": c.question}
                                for c in self.corroborations],
             "update_noise": [i.to_dict() for i in self.update_noise],
+            **({"wordings": [list(f.all_wordings) for f in self.facts]}
+               if any(f.wordings for f in self.facts) else {}),
+            **({"update_wordings": [[list(u.wordings), list(u.past_wordings)]
+                                    for u in self.updates]}
+               if any(u.wordings or u.past_wordings for u in self.updates) else {}),
+            **({"asides": [{"item": a.item.id, "wordings": list(a.wordings),
+                            "outrank": list(a.outrank), "until": a.until}
+                           for a in self.asides]} if self.asides else {}),
         }
 
     def items_hash(self) -> str:
