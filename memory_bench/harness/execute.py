@@ -149,8 +149,10 @@ class Execution:
         accepted = sum(r.accepted for r in results)
         self.records.writes.append(WriteRecord(step.tag, len(chunk), accepted, seconds,
                                                rss_bytes()))
-        for cat, res in zip(step.categories, results, strict=False):
-            self.records.items.append(ItemRecord(res.id, step.tag, cat, res.accepted, res.reason))
+        for n, (cat, res) in enumerate(zip(step.categories, results, strict=False)):
+            if cat or not step.tags:  # a mixed call keys only the items it categorises
+                self.records.items.append(ItemRecord(res.id, step.item_tag(n), cat,
+                                                     res.accepted, res.reason))
 
     def _probe(self, step: Probe) -> None:
         k = self.script.k

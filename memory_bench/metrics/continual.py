@@ -117,8 +117,9 @@ CONTINUAL_METRICS: tuple[Metric, ...] = (
             description="95th percentile time of the query call in the probe and re-probe "
                         "phases (encode once: the store's own; see e2e_p95_ms)"),
     *latency_parts(("probe", "reprobe"), "probe and re-probe phases"),
-    declare("ingest_items_per_s", "ingest/s", reads=("seed", "interfere"), section="other",
-            bounds=_RATE, decimals=0,
-            thousands=True, description="items written per second over seed and interference",
-            outcomes=kinds.ingest_outcomes("seed", "interfere"), aggregate="rate"),
+    declare("ingest_items_per_s", "ingest/s", reads=("seed", "interfere", "write"),
+            section="other", bounds=_RATE, decimals=0, thousands=True,
+            description="items written per second over the stream's write calls (the seed and "
+                        "interference calls in the phased layout)",
+            outcomes=kinds.ingest_outcomes("seed", "interfere", "write"), aggregate="rate"),
 )

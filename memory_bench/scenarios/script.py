@@ -62,12 +62,19 @@ class ScriptError(ValueError):
 @dataclass(frozen=True, slots=True)
 class Write:
     """Write ``items`` in one call. ``categories`` (one per item, or empty) is the
-    answer key for per-item metrics, e.g. the gate's kinds; never sent."""
+    answer key for per-item metrics, e.g. the gate's kinds; never sent. ``tags`` (one
+    per item, or empty): each item's role where one call mixes kinds (the blind stream),
+    ``tag`` then naming the call only."""
 
     items: tuple[Item, ...]
     tag: str
     categories: tuple[str, ...] = ()
     needs: Capability | None = None
+    tags: tuple[str, ...] = ()
+
+    def item_tag(self, n: int) -> str:
+        """The role of the ``n``-th item."""
+        return self.tags[n] if self.tags else self.tag
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,6 +170,8 @@ def _step_dict(step: Step) -> dict[str, Any]:
     if isinstance(step, Write):
         d["items"] = [i.to_dict() for i in step.items]
         d["categories"] = list(step.categories)
+        if step.tags:  # absent otherwise: earlier scripts keep their hash
+            d["tags"] = list(step.tags)
     elif isinstance(step, Probe):
         d.update(question=step.question, expected=list(step.expected), category=step.category,
                  outrank=list(step.outrank))
@@ -241,6 +250,9 @@ class Script:
             if isinstance(step, Write):
                 if step.categories and len(step.categories) != len(step.items):
                     raise ScriptError(f"step {n}: {len(step.categories)} categories for "
+                                      f"{len(step.items)} items")
+                if step.tags and len(step.tags) != len(step.items):
+                    raise ScriptError(f"step {n}: {len(step.tags)} tags for "
                                       f"{len(step.items)} items")
                 for item in step.items:
                     if not item.id.startswith(self.prefix):

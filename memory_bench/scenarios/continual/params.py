@@ -64,6 +64,9 @@ CONTINUAL_PARAMETERS: tuple[Option, ...] = (
     Option("region", str, "benchmark", "the region every item is written to"),
     Option("structured", bool, False, "give items subject:/relation: tags: a labelled "
            "structured track (off: backends get text, source and timestamp only)"),
+    Option("stream", str, "blind", "the stream's layout: blind (roles drawn independently "
+           "of the schedule: docs/stream.md) or phased (the 2026-12-02 layout the scale sweep "
+           "grows)", choices=("blind", "phased")),
 )
 
 
@@ -95,6 +98,7 @@ class ContinualParams:
     write_batch: int = 32
     region: str = "benchmark"
     structured: bool = False
+    stream: str = "blind"
 
     def gate_count(self, kind: str) -> int:
         """How many gate items of ``kind`` (one of GATE_KINDS) the scenario asks for."""

@@ -14,6 +14,7 @@ generator.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from memory_bench.contract.hooks import hookimpl
@@ -33,7 +34,9 @@ PARAMETERS: tuple[Option, ...] = (
            minimum=2, maximum=MAX_SIZE),
     Option("hard_share", float, 0.1, "share of the noise that is near misses of the facts",
            minimum=0.0, maximum=0.9),
-    *CONTINUAL_PARAMETERS,
+    # The sweep grows the phased stream's one long interference run (grow.py).
+    *(replace(o, default="phased", choices=("phased",)) if o.name == "stream" else o
+      for o in CONTINUAL_PARAMETERS),
 )
 
 

@@ -1,0 +1,403 @@
+"""The blind stream: the continual protocol with no role readable from the schedule.
+
+The phased stream (``phased.py``) kept the protocol's phases as stretches, and a reader
+of the call order alone could tell the roles apart: the interference asked nothing, the
+first burst asked each fact once, an updated person was asked a third time, follow-ups
+repeated their probe, and a write call never mixed kinds. Patching one signal at a time
+left others, so here every role is drawn from one distribution:
+
+- **One sequence of writes.** Facts, noise, updates, distractors' new values, history
+  items, restatements and gate items are placed by seeded random keys, under the order
+  the answer key needs (a fact before its new value, a new value before its history
+  item, an original before its copy), facts and renewed noise in the first
+  ``FACT_SPAN`` of the stream so that their later values have room. Write calls are cut
+  at sizes drawn independently of what they hold, so one call mixes kinds.
+- **Questions about everything, at the same times.** Every fact, and as many items
+  outside the facts (asides: noise, distractors' new values), is asked once or twice
+  soon after its write and again two or three times after at least ``REPROBE_GAP``
+  more writes, each ask in a wording not used before for that item. For an updated
+  fact the later asks are split between one re-probe (before the new value is written)
+  and the update's questions (now, and about the past), so the count of questions a
+  fact or person gets says nothing about whether it changed.
+- **Questions at their own times.** An ask's time is its answer's write plus a drawn
+  gap; it is asked after the first write call that reaches it, in a burst with whatever
+  else is due, so questions fall wherever writes fall. Asks past the last write are
+  asked after it, in the order of their times.
+- **Forget calls, the sleep and the reinforcement** are placed the same way: a forget
+  after the last earlier ask of what it forgets, its follow-ups (in fresh wordings) at
+  drawn gaps after it; the reinforcement asks its cells after the writes, and later
+  checks them and as many matched controls that were not asked (``reinforced`` and
+  ``control``), which is what ``reinforcementDelta`` compares.
+
+``leakscan.py`` trains a classifier on what a backend observes to check that none of
+this is readable; ``leaks.py`` keeps the simple counts.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import timedelta
+
+from memory_bench.contract.items import Item
+from memory_bench.scenarios.continual.data import ScenarioData
+from memory_bench.scenarios.continual.forgetting import plan_forgetting
+from memory_bench.scenarios.continual.params import ContinualParams
+from memory_bench.scenarios.continual.stream import MIN_GAP, WRITE_TAG
+from memory_bench.scenarios.generators.common import EPOCH
+from memory_bench.scenarios.script import (
+    Consolidate,
+    Forget,
+    Probe,
+    ReadStrength,
+    Script,
+    Step,
+    Write,
+)
+
+__all__ = ["FACT_SPAN", "REPROBE_GAP", "blind_script"]
+
+FACT_SPAN = 0.75  # facts (and noise that is given a new value) fall in this first share
+LATER_MIN = 0.3  # a new value comes at least this share of the stream after its old one
+REPROBE_GAP = 150  # writes between a fact's last early ask and its later asks, where room
+SOON = 30.0  # mean writes, beyond MIN_GAP, from a write to its early asks
+LATER = 60.0  # mean writes, beyond REPROBE_GAP, to the later asks
+TAIL = 150.0  # the reinforcement's span after the last write, in the same units
+
+
+@dataclass
+class _Ask:
+    """A step waiting for its time: asked after the write call that reaches ``target``
+    writes, before the item at write ``deadline`` (or the event ``before``)."""
+
+    step: Step
+    target: float
+    deadline: float = math.inf
+    before: int | None = None  # index of an event that must come after it
+    after: int | None = None  # index of an event that must come before it
+    tie: float = 0.0
+
+
+@dataclass
+class _Event:
+    """A forget call or the sleep, at ``pos`` writes."""
+
+    step: Step
+    pos: float
+    done: bool = False
+
+
+@dataclass
+class _Wordings:
+    """Each key's wordings, handed out so that no key is asked one string twice."""
+
+    used: dict[str, set[str]] = field(default_factory=dict)
+    repeated: int = 0
+
+    def take(self, key: str, pool: Sequence[str], *more: Sequence[str]) -> str:
+        used = self.used.setdefault(key, set())
+        for text in (*pool, *(t for m in more for t in m)):
+            if text not in used:
+                used.add(text)
+                return text
+        self.repeated += 1  # the generator gave too few: counted, and leaks.py reports it
+        return pool[len(used) % len(pool)]
+
+
+def _keys(rng: random.Random, data: ScenarioData) -> dict[str, float]:
+    """A random place in [0, 1) for every item, under the answer key's order."""
+    key: dict[str, float] = {}
+    st = data.stated
+    noise_at = {(st[i.id].subject, st[i.id].relation): i.id for i in data.noise if i.id in st}
+    renews = {}  # a distractor's new value -> the noise item it renews
+    for i in data.update_noise:
+        if i.id in st and (old := noise_at.get((st[i.id].subject, st[i.id].relation))):
+            renews[i.id] = old
+    renewed = set(renews.values())
+    for f in data.facts:
+        key[f.item.id] = rng.random() * FACT_SPAN
+    for i in data.noise:
+        key[i.id] = rng.random() * (FACT_SPAN if i.id in renewed else 1.0)
+
+    def after(old: float) -> float:
+        lo = min(old + LATER_MIN, 0.999)
+        return lo + rng.random() * (1.0 - lo)
+
+    for u in data.updates:
+        key[u.item.id] = after(key[data.facts[u.fact].item.id])
+        if u.history is not None:
+            k = key[u.item.id]
+            key[u.history.id] = k + rng.random() * (1.0 - k)
+    for i in data.update_noise:
+        key[i.id] = after(key[renews[i.id]]) if i.id in renews else rng.random()
+    for c in data.corroborations:
+        key[c.item.id] = after(key[data.facts[c.fact].item.id])
+    for g in data.gate:
+        lo = key.get(g.copy_of, 0.0) if g.copy_of else 0.0
+        key[g.item.id] = lo + rng.random() * (1.0 - lo)
+    return key
+
+
+def _units(data: ScenarioData) -> list[tuple[Item, str, str]]:
+    """(item, role, gate kind or "") for every item the stream writes."""
+    out = [(f.item, "seed", "") for f in data.facts]
+    out += [(i, "interfere", "") for i in data.noise]
+    out += [(i, "update", "") for i in data.update_phase_items() + data.history_items()]
+    out += [(c.item, "corroborate", "") for c in data.corroborations]
+    out += [(g.item, "gate", g.kind) for g in data.gate]
+    return out
+
+
+def _cuts(rng: random.Random, n: int, batch: int) -> list[int]:
+    """Write-call sizes for ``n`` items, drawn with no regard to what the calls hold."""
+    sizes = []
+    while n > 0:
+        sizes.append(min(n, rng.randint(1, batch)))
+        n -= sizes[-1]
+    return sizes
+
+
+class _Plan:
+    """The asks and events of one seed, timed in writes."""
+
+    def __init__(self, rng: random.Random, pos: dict[str, int], total: int) -> None:
+        self.rng, self.pos, self.total = rng, pos, total
+        self.asks: list[_Ask] = []
+        self.events: list[_Event] = []
+        self.squeezed = 0
+
+    def soon(self, after: float) -> float:
+        return after + MIN_GAP + self.rng.expovariate(1.0 / SOON)
+
+    def later(self, after: float) -> float:
+        return after + REPROBE_GAP + self.rng.expovariate(1.0 / LATER)
+
+    def ask(self, step: Step, target: float, deadline: float = math.inf,
+            floor: float = 0.0) -> _Ask:
+        """``step`` at ``target`` writes; one that would fall at or past ``deadline`` is
+        squeezed into the room left after ``floor`` (less interference: counted)."""
+        if target >= deadline - 1:
+            target = floor + 0.5 + self.rng.random() * max(0.0, deadline - 1.5 - floor)
+            self.squeezed += 1
+        a = _Ask(step, target, deadline, tie=self.rng.random())
+        self.asks.append(a)
+        return a
+
+
+def _early_later(rng: random.Random) -> tuple[int, int]:
+    """How often an item is asked soon after its write, and how often later: one
+    distribution for every fact and aside, changed or not."""
+    return (2 if rng.random() < 0.2 else 1), rng.choice((2, 3))
+
+
+def blind_script(p: ContinualParams, data: ScenarioData) -> Script:
+    """The continual protocol over ``data`` as a blind stream (see the module)."""
+    rng = random.Random(f"memory-bench/blind/{data.seed}")
+    facts = data.facts
+    units = _units(data)
+    key = _keys(rng, data)
+    units.sort(key=lambda u: key[u[0].id])
+    pos = {u[0].id: n + 1 for n, u in enumerate(units)}
+    total = len(units)
+    plan = _Plan(rng, pos, total)
+    words = _Wordings()
+
+    def fkey(i: int) -> str:
+        return f"fact-{i:04d}"
+
+    updated = {u.fact: u for u in data.updates}
+    restated = {c.fact: c for c in data.corroborations}
+    reinforced = set(data.reinforce)
+    last_ask: dict[str, list[_Ask]] = {}  # fact key -> its asks before any forget
+
+    # Facts: early asks, then later ones (an updated fact: one re-probe, then the update's).
+    for i, f in enumerate(facts):
+        k = fkey(i)
+        pool = f.all_wordings
+        early, later = _early_later(rng)
+        at = pos[f.item.id]
+        firsts = [plan.ask(Probe(words.take(k, pool), (f.item.id,), "probe", key=k),
+                           plan.soon(at)) for _ in range(early)]
+        start = max(a.target for a in firsts)
+        mine = list(firsts)
+        u = updated.get(i)
+        c = restated.get(i)
+        stop = pos[u.item.id] if u else pos[c.item.id] if c else math.inf
+        n_reprobe = 1 if u else later
+        for _ in range(n_reprobe):
+            mine.append(plan.ask(Probe(words.take(k, pool), (f.item.id,), "reprobe", key=k),
+                                 plan.later(start), deadline=stop, floor=start))
+        if u is not None:
+            new_at = max([pos[u.item.id], *(pos[h] for h in u.history_ids)])
+            olds = (f.item.id, *u.history_ids)
+            past = bool(u.past_wordings) and later == 3 and rng.random() < 0.5
+            for _ in range(later - 1 - past):
+                mine.append(plan.ask(Probe(words.take(k, u.all_wordings, pool), (u.item.id,),
+                                           "update", outrank=olds, key=k), plan.soon(new_at)))
+            if past:
+                mine.append(plan.ask(Probe(words.take(k, u.past_wordings), olds, "past",
+                                           outrank=(u.item.id,), key=k), plan.soon(new_at)))
+        if c is not None:
+            mine.append(plan.ask(Probe(words.take(k, (c.question,), pool),
+                                       (f.item.id, c.item.id), "corroborate", key=k),
+                                 plan.soon(pos[c.item.id])))
+        last_ask[k] = mine
+
+    # Asides: as many items outside the facts, asked on the same schedule.
+    asides = list(data.asides)
+    rng.shuffle(asides)
+    for n, a in enumerate(sorted(asides[:len(facts) // 2], key=lambda a: a.item.id)):
+        k = f"aside-{n:04d}"
+        early, later = _early_later(rng)
+        stop = pos.get(a.until, math.inf) if a.until else math.inf
+        at = pos[a.item.id]
+        firsts = [plan.soon(at) for _ in range(early)]
+        times = firsts + [plan.later(max(firsts)) for _ in range(later)]
+        for t in times:
+            if t < stop - 1:  # a renewed item's later asks fit before its new value, or go
+                plan.ask(Probe(words.take(k, a.wordings), (a.item.id,), "aside",
+                               outrank=a.outrank, key=k), t, deadline=stop)
+
+    # Forget calls: after the last earlier ask of what each forgets; follow-ups after it.
+    written = [u[0] for u in units]
+    forgetting = plan_forgetting(p, data, written)
+    by_fact = {facts[i].item.id: fkey(i) for i in range(len(facts))}
+    for u in data.updates:
+        by_fact[u.item.id] = fkey(u.fact)
+        for h in u.history_ids:
+            by_fact[h] = fkey(u.fact)
+    forget_at: dict[tuple[str, ...], int] = {}
+    event_of: dict[str, int] = {}
+    for step in forgetting.forgets:
+        assert isinstance(step, Forget)
+        keys = {by_fact[i] for i in step.forgotten if i in by_fact}
+        asks = [a for k in keys for a in last_ask.get(k, [])]
+        lo = max([a.target for a in asks] + [max(pos[i] for i in step.forgotten)])
+        at = max(lo + 1, total * (0.55 + 0.4 * rng.random()))
+        forget_at[step.forgotten] = len(plan.events)
+        event_of.update((i, len(plan.events)) for i in step.forgotten)
+        ev = _Event(step, at)
+        plan.events.append(ev)
+        for a in asks:
+            a.before = forget_at[step.forgotten]
+    forget_pos = {i: plan.events[n].pos for f, n in forget_at.items() for i in f}
+    last_forget = max(forget_pos.values(), default=0.0)
+    kept_keys: set[str] = set()
+    for q in forgetting.questions:
+        assert isinstance(q, Probe) and q.key is not None
+        i = int(q.key.split("-")[1])
+        u = updated.get(i)
+        pool = facts[i].all_wordings if u is None else u.all_wordings
+        text = words.take(q.key, pool, facts[i].all_wordings)
+        events = ([event_of[i] for i in q.forgotten] if q.tag == "forgotten"
+                  else list(range(len(plan.events))))
+        if q.tag == "kept":
+            kept_keys.add(q.key)
+        a = plan.ask(replace(q, question=text),
+                     plan.soon(max((plan.events[e].pos for e in events), default=0.0)))
+        a.after = max(events, key=lambda e: plan.events[e].pos, default=None)
+
+    if p.consolidate:
+        plan.events.append(_Event(Consolidate(), total * (0.5 + 0.2 * rng.random())))
+
+    # Reinforcement: its cells asked after the writes; then each, and as many controls
+    # never asked in between, checked in fresh words (reinforcementDelta compares them).
+    busy = set(updated) | set(restated) | reinforced
+    gone = {i for step in forgetting.forgets if isinstance(step, Forget)
+            for i in step.forgotten}
+    free = [i for i, f in enumerate(facts) if i not in busy and f.item.id not in gone
+            and fkey(i) not in kept_keys]
+    controls = sorted(rng.sample(free, min(len(free), len(reinforced))))
+    end = max(total, last_forget)
+    reads_before = end + 0.5
+    cells = sorted(reinforced)
+    for i in cells:
+        k = fkey(i)
+        base = max([a.target for a in last_ask[k]] + [reads_before]) + 0.5
+        times = sorted(base + rng.random() * TAIL for _ in range(p.reinforce_queries))
+        for t in times:
+            plan.ask(Probe(words.take(k, facts[i].all_wordings), (facts[i].item.id,),
+                           "reinforce", key=k), t)
+    done = max((a.target for a in plan.asks if a.step.tag == "reinforce"), default=end) + 0.5
+    for tag, group in (("reinforce", cells), ("control", controls)):
+        if group:
+            ids = tuple(facts[i].item.id for i in group)
+            plan.ask(ReadStrength(ids, tag, "before"), reads_before)
+            plan.ask(ReadStrength(ids, tag, "after"), done)
+    for tag, group in (("reinforced", cells), ("control", controls)):
+        for i in group:
+            k = fkey(i)
+            plan.ask(Probe(words.take(k, facts[i].all_wordings), (facts[i].item.id,), tag,
+                           key=k), done + 0.5 + rng.random() * TAIL / 2)
+
+    steps = _emit(rng, p.write_batch, units, plan)
+    stats = {**data.stats, "stream": {"layout": "blind", "writes": total,
+                                      "questions": sum(isinstance(s, Probe) for s in steps),
+                                      "repeated_wordings": words.repeated,
+                                      "squeezed_asks": plan.squeezed}}
+    if forgetting.stats:
+        stats["forgotten"] = forgetting.stats
+    return Script(tuple(steps), k=p.k, seed=data.seed, stats=stats)
+
+
+def _emit(rng: random.Random, batch: int, units: list[tuple[Item, str, str]],
+          plan: _Plan) -> list[Step]:
+    """The steps: write calls of drawn sizes, each followed by what is due after it."""
+    steps: list[Step] = []
+    pending = sorted(plan.asks, key=lambda a: (a.target, a.tie))
+    events = sorted(plan.events, key=lambda e: e.pos)
+    written: set[str] = set()
+    last_call: set[str] = set()
+    count = 0
+
+    def ids_of(step: Step) -> Iterable[str]:
+        if isinstance(step, Probe):
+            return (*step.expected, *step.outrank)
+        return step.ids if isinstance(step, ReadStrength) else ()
+
+    def ready(a: _Ask) -> bool:
+        if a.after is not None and not plan.events[a.after].done:
+            return False
+        return all(i in written for i in ids_of(a.step))
+
+    def ask(asks: list[_Ask]) -> None:
+        for a in sorted(asks, key=lambda a: (a.target, a.tie)):
+            pending.remove(a)
+            steps.append(a.step)
+
+    def fire(upto: float, tail: bool = False) -> None:
+        for ev in events:
+            if not ev.done and ev.pos <= upto:
+                first = [a for a in pending if a.before == plan.events.index(ev)]
+                if not tail and any(set(ids_of(a.step)) & last_call for a in first):
+                    continue  # its last questions wait a call, and so does the event
+                ask(first)
+                ev.done = True
+                steps.append(ev.step)
+
+    start = 0
+    for size in _cuts(rng, len(units), batch):
+        call = units[start:start + size]
+        start += size
+        ask([a for a in pending if a.deadline <= count + size and ready(a)])
+        items = []
+        for item, _, _ in call:
+            count += 1
+            items.append(replace(item, timestamp=EPOCH + timedelta(minutes=count)))
+        cats = tuple(c for _, _, c in call)
+        steps.append(Write(tuple(items), WRITE_TAG, cats if any(cats) else (),
+                           tags=tuple(t for _, t, _ in call)))
+        last_call = {i.id for i in items}
+        written |= last_call
+        fire(count)
+        ask([a for a in pending if a.target <= count and ready(a)
+             and not set(ids_of(a.step)) & last_call])
+    # After the last write: the asks and events left, in the order of their times.
+    for ev in events:
+        if not ev.done:
+            ask([a for a in pending if a.target < ev.pos])
+            fire(ev.pos, tail=True)
+    ask(list(pending))
+    return steps
