@@ -37,7 +37,7 @@ _STR, _STRS, _INT, _NUM, _TIME, _BOOL, _TABLE, _TABLES = (
     "true or false", "a table", "a list of tables")
 _ITEM = {"id": (True, _STR), "text": (True, _STR), "source": (True, _STR),
          "timestamp": (False, _TIME), "region": (False, _STR), "tags": (False, _STRS),
-         "category": (False, _STR), "replaces": (False, _STR)}
+         "category": (False, _STR), "replaces": (False, _STR), "role": (False, _STR)}
 _TOP = {"format": (True, _STR), "description": (False, _STR), "k": (False, _INT),
         "start": (False, _TIME), "made_by": (False, _TABLE), "step": (True, _TABLES)}
 _WRITE = {"items": (True, _TABLES), "tag": (False, _STR), "needs": (False, _STR)}
@@ -83,6 +83,7 @@ class Step:
     tag: str = ""
     items: tuple[Item, ...] = ()  # with the file's ids
     categories: tuple[str, ...] = ()  # write: one per item, or none (the answer key)
+    roles: tuple[str, ...] = ()  # write: each item's tag where one call mixes kinds, or none
     ask: Ask | None = None
     ids: tuple[str, ...] = ()  # forget, strength
     source: str | None = None  # forget
@@ -233,7 +234,7 @@ def _write(raw: dict[str, Any], op: str, n: int, line: int, where: str, clock: d
            episode: _Episode, seen: set[str]) -> tuple[Step, datetime]:
     if not raw["items"]:
         raise RunbookError(f"{where}: items is empty")
-    items, categories = [], []
+    items, categories, roles = [], [], []
     for i, it in enumerate(raw["items"], start=1):
         at = f"{where}, item {i}"
         _fields(it, _ITEM, at)
@@ -254,11 +255,18 @@ def _write(raw: dict[str, Any], op: str, n: int, line: int, where: str, clock: d
         episode.items[iid] = item
         items.append(item)
         categories.append(it.get("category"))
+        if "role" in it and not it["role"].strip():
+            raise RunbookError(f"{at}: role is empty")
+        roles.append(it.get("role"))
     if len({c is not None for c in categories}) > 1:
         raise RunbookError(f"{where}: every item of a write has a category, or none does (a "
                            "category is the answer key of the gate's metrics)")
+    if len({r is not None for r in roles}) > 1:
+        raise RunbookError(f"{where}: every item of a write has a role, or none does (a role "
+                           "is the item's tag in a call that mixes kinds)")
     return Step(op, n, line, raw.get("tag", _WRITE_TAG[op]), items=tuple(items),
                 categories=tuple(c for c in categories if c is not None),
+                roles=tuple(r for r in roles if r is not None),
                 needs=_needs(raw.get("needs"), where)), clock
 
 

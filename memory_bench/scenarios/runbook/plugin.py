@@ -100,7 +100,8 @@ def generate(params: Mapping[str, Any], seed: int) -> Script:
             for it in s.items:
                 ids[it.id] = opaque_id(rng, taken)
             steps.append(Write(tuple(replace(it, id=ids[it.id]) for it in s.items), s.tag,
-                               s.categories, needs=Capability(s.needs) if s.needs else None))
+                               s.categories, needs=Capability(s.needs) if s.needs else None,
+                               tags=s.roles))
         elif s.op == "ask":
             a = s.ask
             steps.append(Probe(a.question, m(a.gold), a.tag, category=a.category,

@@ -49,6 +49,8 @@ def script_runbook(script: Script, made_by: Mapping[str, Any]) -> dict[str, Any]
                     d["tags"] = list(it.tags)
                 if s.categories:
                     d["category"] = s.categories[n]
+                if s.tags:
+                    d["role"] = s.tags[n]
                 items.append(d)
             w: dict[str, Any] = {"op": "write", "tag": s.tag}
             if s.needs is not None:
