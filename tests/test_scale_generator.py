@@ -24,7 +24,7 @@ def _scale(size: int, seed: int = 0, hard: float = 0.1, **extra: str):
 
 
 def _base(seed: int = 0):
-    spec = load_scenario("smoke", {"write_batch": "16"})
+    spec = load_scenario("smoke", {"write_batch": "16", "stream": "phased"})
     return generate_script(PLUGINS, spec.ref(), seed)
 
 

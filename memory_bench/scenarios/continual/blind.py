@@ -65,6 +65,7 @@ REPROBE_GAP = 150  # writes between a fact's last early ask and its later asks, 
 SOON = 30.0  # mean writes, beyond MIN_GAP, from a write to its early asks
 LATER = 60.0  # mean writes, beyond REPROBE_GAP, to the later asks
 TAIL = 150.0  # the reinforcement's span after the last write, in the same units
+_FOLLOW_UPS = ("forgotten", "kept")
 
 
 @dataclass
@@ -194,10 +195,15 @@ def _early_later(rng: random.Random) -> tuple[int, int]:
 
 def blind_script(p: ContinualParams, data: ScenarioData) -> Script:
     """The continual protocol over ``data`` as a blind stream (see the module)."""
-    rng = random.Random(f"memory-bench/blind/{data.seed}")
+    def rng_for(part: str) -> random.Random:
+        # one stream of randomness per part: switching forgetting off (or the sleep on)
+        # leaves every other part of the seed as drawn
+        return random.Random(f"memory-bench/blind/{part}/{data.seed}")
+
+    rng = rng_for("asks")
     facts = data.facts
     units = _units(data)
-    key = _keys(rng, data)
+    key = _keys(rng_for("keys"), data)
     units.sort(key=lambda u: key[u[0].id])
     pos = {u[0].id: n + 1 for n, u in enumerate(units)}
     total = len(units)
@@ -260,9 +266,18 @@ def blind_script(p: ContinualParams, data: ScenarioData) -> Script:
                 plan.ask(Probe(words.take(k, a.wordings), (a.item.id,), "aside",
                                outrank=a.outrank, key=k), t, deadline=stop)
 
+    # The reinforcement's controls, drawn first: forgetting must leave them alone.
+    busy = set(updated) | set(restated) | reinforced
+    copied = {g.copy_of for g in data.gate if g.copy_of is not None}
+    free = [i for i, f in enumerate(facts) if i not in busy and f.item.id not in copied]
+    # (at most a quarter of the free facts: a small scenario keeps facts to forget)
+    controls = sorted(rng_for("controls").sample(free, min(len(free) // 4, len(reinforced))))
+
     # Forget calls: after the last earlier ask of what each forgets; follow-ups after it.
+    plan.rng = rng = rng_for("forget")
     written = [u[0] for u in units]
-    forgetting = plan_forgetting(p, data, written)
+    forgetting = plan_forgetting(p, replace(data, reinforce=(*data.reinforce, *controls)),
+                                 written)
     by_fact = {facts[i].item.id: fkey(i) for i in range(len(facts))}
     for u in data.updates:
         by_fact[u.item.id] = fkey(u.fact)
@@ -282,9 +297,6 @@ def blind_script(p: ContinualParams, data: ScenarioData) -> Script:
         plan.events.append(ev)
         for a in asks:
             a.before = forget_at[step.forgotten]
-    forget_pos = {i: plan.events[n].pos for f, n in forget_at.items() for i in f}
-    last_forget = max(forget_pos.values(), default=0.0)
-    kept_keys: set[str] = set()
     for q in forgetting.questions:
         assert isinstance(q, Probe) and q.key is not None
         i = int(q.key.split("-")[1])
@@ -293,34 +305,30 @@ def blind_script(p: ContinualParams, data: ScenarioData) -> Script:
         text = words.take(q.key, pool, facts[i].all_wordings)
         events = ([event_of[i] for i in q.forgotten] if q.tag == "forgotten"
                   else list(range(len(plan.events))))
-        if q.tag == "kept":
-            kept_keys.add(q.key)
         a = plan.ask(replace(q, question=text),
                      plan.soon(max((plan.events[e].pos for e in events), default=0.0)))
         a.after = max(events, key=lambda e: plan.events[e].pos, default=None)
 
     if p.consolidate:
-        plan.events.append(_Event(Consolidate(), total * (0.5 + 0.2 * rng.random())))
+        sleep = rng_for("sleep")
+        plan.events.append(_Event(Consolidate(), total * (0.5 + 0.2 * sleep.random())))
 
-    # Reinforcement: its cells asked after the writes; then each, and as many controls
+    # Reinforcement: its cells asked after the writes; then each, and the controls
     # never asked in between, checked in fresh words (reinforcementDelta compares them).
-    busy = set(updated) | set(restated) | reinforced
-    gone = {i for step in forgetting.forgets if isinstance(step, Forget)
-            for i in step.forgotten}
-    free = [i for i, f in enumerate(facts) if i not in busy and f.item.id not in gone
-            and fkey(i) not in kept_keys]
-    controls = sorted(rng.sample(free, min(len(free), len(reinforced))))
-    end = max(total, last_forget)
-    reads_before = end + 0.5
+    # Every group's own asks come before the first reading, whatever else is forgotten.
+    plan.rng = rng = rng_for("reinforce")
     cells = sorted(reinforced)
+    reads_before = max([float(total)] + [a.target for i in (*cells, *controls)
+                                         for a in last_ask[fkey(i)]]) + 0.5
     for i in cells:
         k = fkey(i)
-        base = max([a.target for a in last_ask[k]] + [reads_before]) + 0.5
-        times = sorted(base + rng.random() * TAIL for _ in range(p.reinforce_queries))
+        times = sorted(reads_before + 0.5 + rng.random() * TAIL
+                       for _ in range(p.reinforce_queries))
         for t in times:
             plan.ask(Probe(words.take(k, facts[i].all_wordings), (facts[i].item.id,),
                            "reinforce", key=k), t)
-    done = max((a.target for a in plan.asks if a.step.tag == "reinforce"), default=end) + 0.5
+    done = max((a.target for a in plan.asks if a.step.tag == "reinforce"),
+               default=reads_before) + 0.5
     for tag, group in (("reinforce", cells), ("control", controls)):
         if group:
             ids = tuple(facts[i].item.id for i in group)
@@ -332,7 +340,7 @@ def blind_script(p: ContinualParams, data: ScenarioData) -> Script:
             plan.ask(Probe(words.take(k, facts[i].all_wordings), (facts[i].item.id,), tag,
                            key=k), done + 0.5 + rng.random() * TAIL / 2)
 
-    steps = _emit(rng, p.write_batch, units, plan)
+    steps = _emit(rng_for("calls"), p.write_batch, units, plan)
     stats = {**data.stats, "stream": {"layout": "blind", "writes": total,
                                       "questions": sum(isinstance(s, Probe) for s in steps),
                                       "repeated_wordings": words.repeated,
@@ -367,7 +375,10 @@ def _emit(rng: random.Random, batch: int, units: list[tuple[Item, str, str]],
             pending.remove(a)
             steps.append(a.step)
 
+    fired: set[int] = set()  # events of this round: their follow-ups wait a call
+
     def fire(upto: float, tail: bool = False) -> None:
+        fired.clear()
         for ev in events:
             if not ev.done and ev.pos <= upto:
                 first = [a for a in pending if a.before == plan.events.index(ev)]
@@ -375,6 +386,7 @@ def _emit(rng: random.Random, batch: int, units: list[tuple[Item, str, str]],
                     continue  # its last questions wait a call, and so does the event
                 ask(first)
                 ev.done = True
+                fired.add(plan.events.index(ev))
                 steps.append(ev.step)
 
     start = 0
@@ -392,12 +404,42 @@ def _emit(rng: random.Random, batch: int, units: list[tuple[Item, str, str]],
         last_call = {i.id for i in items}
         written |= last_call
         fire(count)
-        ask([a for a in pending if a.target <= count and ready(a)
+        ask([a for a in pending if a.target <= count and ready(a) and a.after not in fired
              and not set(ids_of(a.step)) & last_call])
-    # After the last write: the asks and events left, in the order of their times.
+    # After the last write: the asks and events left, in the order of their times; a
+    # follow-up never comes right after its forget call while another ask can go first.
     for ev in events:
         if not ev.done:
             ask([a for a in pending if a.target < ev.pos])
             fire(ev.pos, tail=True)
+            idx = plan.events.index(ev)
+            rest = sorted(pending, key=lambda a: (a.target, a.tie))
+            if rest and rest[0].after == idx:
+                other = next((a for a in rest if a.after is None or (plan.events[a.after].done
+                              and a.after != idx)), None)
+                if other is not None:
+                    ask([other])
     ask(list(pending))
+    return _apart(steps)
+
+
+def _apart(steps: list[Step]) -> list[Step]:
+    """``steps`` with no follow-up question right after a forget call: where one is, the
+    first other question of the same run of questions goes before it."""
+    last_write: set[str] = set()
+    for n, step in enumerate(steps):
+        if isinstance(step, Write):
+            last_write = {i.id for i in step.items}
+        if not isinstance(step, Forget) or n + 1 >= len(steps):
+            continue
+        nxt = steps[n + 1]
+        if not (isinstance(nxt, Probe) and nxt.tag in _FOLLOW_UPS):
+            continue
+        for m in range(n + 2, len(steps)):
+            cand = steps[m]
+            if not isinstance(cand, Probe):
+                break
+            if cand.tag not in _FOLLOW_UPS and not set(cand.expected) & last_write:
+                steps.insert(n + 1, steps.pop(m))
+                break
     return steps
