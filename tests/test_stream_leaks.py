@@ -1,4 +1,4 @@
-"""The continual stream cannot be read from its order or its form (issue 24, item 1)."""
+"""The continual stream cannot be read from its order or its form (issues 24 and 34)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import pytest
 from scenario_helpers import generate, load_scenario, script
 
 from memory_bench.contract.items import Item
+from memory_bench.scenarios.continual.blind import REPROBE_GAP
 from memory_bench.scenarios.continual.leaks import leak_violations, stream_leaks
 from memory_bench.scenarios.continual.script import MIN_GAP
 from memory_bench.scenarios.script import Probe, Script, Write
@@ -29,45 +30,56 @@ def test_no_leak_beyond_its_bound(name: str, seed: int) -> None:
 
 
 @pytest.mark.parametrize(("name", "seed"), CASES)
-def test_no_reprobe_repeats_an_earlier_question(name: str, seed: int) -> None:
-    asked: set[str] = set()
+def test_no_follow_up_repeats_a_wording_of_its_fact(name: str, seed: int) -> None:
+    """Every later ask of a fact or aside (re-probe, update, past, kept, forgotten,
+    reinforce, checks) is in words not asked before for it: a query cache reads nothing."""
+    asked: dict[str, set[str]] = {}
     reprobes = 0
     for step in script(load_scenario(name), seed).steps:
-        if isinstance(step, Probe):
-            if step.tag == "reprobe":
-                reprobes += 1
-                assert step.question not in asked, step.question
-            asked.add(step.question)
-    assert reprobes == load_scenario(name).params.get("facts", 120)
+        if isinstance(step, Probe) and step.key is not None:
+            reprobes += step.tag == "reprobe"
+            assert step.question not in asked.setdefault(step.key, set()), step.question
+            asked[step.key].add(step.question)
+    assert reprobes >= load_scenario(name).params.get("facts", 120)
 
 
 @pytest.mark.parametrize("name", ["hard", "natural", "default"])
-def test_questions_come_after_a_gap_and_keep_their_phase_order(name: str) -> None:
+def test_the_blind_schedule_asks_everywhere_mixes_calls_and_keeps_its_gaps(name: str) -> None:
     spec = load_scenario(name)
     s = script(spec, 0)
-    noise = spec.params.get("noise", 600)
-    middle = noise - 2 * round(noise * 0.2)  # what every re-probe is measured against
     at: dict[str, int] = {}
-    writes = interfered = 0
-    probed: dict[str | None, int] = {}
+    writes = 0
+    early: dict[str | None, int] = {}
+    gaps: list[int] = []
+    asks: dict[str | None, int] = {}
     for step in s.steps:
         if isinstance(step, Write):
             for i in step.items:
                 writes += 1
                 at[i.id] = writes
-            interfered += len(step.items) if step.tag == "interfere" else 0
-        elif isinstance(step, Probe) and step.tag in ("probe", "update", "corroborate"):
+        elif isinstance(step, Probe) and step.expected:
             assert writes - max(at[i] for i in step.expected) >= MIN_GAP
-        if isinstance(step, Probe) and step.tag == "probe":
-            probed[step.key] = interfered
-        if isinstance(step, Probe) and step.tag == "reprobe":
-            assert interfered - probed[step.key] >= middle
+            if step.tag == "probe":
+                early[step.key] = writes
+            if step.tag == "reprobe":
+                gaps.append(writes - early[step.key])
+            if step.tag in ("probe", "reprobe", "update", "past"):
+                asks[step.key] = asks.get(step.key, 0) + 1
+    # re-probes come after the interference the protocol promises, bar the few squeezed in
+    # before an update or a restatement
+    assert sum(g >= REPROBE_GAP for g in gaps) >= 0.85 * len(gaps)
     stamps = [i.timestamp for i in s.items()]
     assert stamps == sorted(stamps) and len(set(stamps)) == len(stamps)  # the clock is order
-    tags = [st.tag for st in s.steps if isinstance(st, Probe)]
-    # Interleaved: update questions are not one block at the end of the re-probes.
-    first_update, last_reprobe = tags.index("update"), len(tags) - 1 - tags[::-1].index("reprobe")
-    assert first_update < last_reprobe
+    leaks = stream_leaks(s)
+    assert leaks["quiet_run"] < 0.1  # no stretch of the stream asks nothing
+    calls = [w for w in s.steps if isinstance(w, Write) and len(w.items) > 1]
+    assert sum(len(set(w.tags)) > 1 for w in calls) >= 0.6 * len(calls)
+    # an updated fact is asked as often as one that never changed
+    d = generate(spec, 0)
+    changed = {f"fact-{u.fact:04d}" for u in d.updates}
+    mean = lambda keys: sum(asks[k] for k in keys) / len(keys)  # noqa: E731
+    plain = [k for k in asks if k and k.startswith("fact-") and k not in changed]
+    assert abs(mean(changed) - mean(plain)) < 0.5
 
 
 def test_the_reprobe_of_an_updated_fact_asks_before_the_new_value_is_written() -> None:

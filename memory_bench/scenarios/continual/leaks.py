@@ -11,7 +11,11 @@ that a fair stream keeps at 0, or a gap between kinds that it keeps small:
 - ``answer_since_last_question``: questions whose answer was written after the
   previous question (what a "boost what is new since the last question" rule
   reads);
-- ``reprobe_reuse``: re-probes that ask a string asked before (a query cache);
+- ``reprobe_reuse``: re-probes that ask a string asked before (a query cache), and
+  ``followup_reuse``: every later ask of a fact or aside (re-probes, update and past
+  questions, follow-ups after a forget, the reinforcement and its checks) that does;
+- ``quiet_run``: the longest run of writes with no question after the first question, as
+  a share of the writes (the phased stream's interference asked nothing for 40 % of it);
 - ``final_mark`` / ``lower_first``: by item kind (fact, noise, update, each gate
   kind), the share of texts ending in "." and starting with a small letter;
   ``*_spread`` the largest gap of a kind (of at least ``MIN_KIND`` items) from the
@@ -43,13 +47,15 @@ __all__ = ["BOUNDS", "MIN_KIND", "TENSE_WORDS", "leak_violations", "stream_leaks
 TENSE_WORDS = ("now", "current", "currently", "these days", "today", "anymore", "latest",
                "nowadays", "recently")
 _TENSE = re.compile(r"\b(" + "|".join(re.escape(w) for w in TENSE_WORDS) + r")\b", re.I)
-_ASKED = ("probe", "reprobe", "update", "corroborate")
+_ASKED = ("probe", "reprobe", "update", "corroborate", "past", "aside", "kept", "forgotten",
+          "reinforce", "reinforced", "control")
 MIN_KIND = 15  # kinds with fewer items are too few for a rate
 # What a fair stream keeps: shares at (near) 0, gaps between kinds small.
 BOUNDS = {
     "answer_in_last_write": 0.0,
     "answer_since_last_question": 0.02,
     "reprobe_reuse": 0.0,
+    "followup_reuse": 0.0,
     "final_mark_spread": 3.5,
     "lower_first_spread": 3.5,
     "tense_excess": 0.05,
@@ -58,9 +64,10 @@ BOUNDS = {
 
 
 def _kind(step: Write, n: int) -> str:
-    if step.tag == "gate" and step.categories:
+    tag = step.item_tag(n)
+    if tag == "gate" and step.categories:
         return step.categories[n]
-    return {"seed": "fact", "interfere": "noise"}.get(step.tag, step.tag)
+    return {"seed": "fact", "interfere": "noise"}.get(tag, tag)
 
 
 def _spread(rates: dict[str, tuple[float, int]]) -> float:
@@ -80,7 +87,10 @@ def stream_leaks(script: Script, data: ScenarioData | None = None) -> dict[str, 
     last_write: set[str] = set()
     since_question: set[str] = set()
     asked: set[str] = set()
-    in_last = since = asked_n = reuse = reprobes = 0
+    in_last = since = asked_n = reuse = reprobes = later = later_reuse = 0
+    by_key: dict[str, set[str]] = defaultdict(set)
+    quiet = longest = writes = 0
+    started = False
     tense: dict[str, list[bool]] = defaultdict(list)
     marks: dict[str, list[bool]] = defaultdict(list)
     lower: dict[str, list[bool]] = defaultdict(list)
@@ -88,6 +98,10 @@ def stream_leaks(script: Script, data: ScenarioData | None = None) -> dict[str, 
     for step in script.steps:
         if isinstance(step, Write):
             ids = {i.id for i in step.items}
+            writes += len(step.items)
+            if started:
+                quiet += len(step.items)
+                longest = max(longest, quiet)
             last_write = ids
             since_question |= ids
             for n, item in enumerate(step.items):
@@ -105,7 +119,13 @@ def stream_leaks(script: Script, data: ScenarioData | None = None) -> dict[str, 
             if step.tag == "reprobe":
                 reprobes += 1
                 reuse += step.question in asked
+            if step.key is not None and by_key[step.key]:
+                later += 1
+                later_reuse += step.question in by_key[step.key]
+            if step.key is not None:
+                by_key[step.key].add(step.question)
             asked.add(step.question)
+            started, quiet = True, 0
             tense["update" if step.tag == "update" else "other"].append(
                 bool(_TENSE.search(step.question)))
             since_question = set()
@@ -119,6 +139,8 @@ def stream_leaks(script: Script, data: ScenarioData | None = None) -> dict[str, 
         "answer_in_last_write": in_last / asked_n if asked_n else 0.0,
         "answer_since_last_question": since / asked_n if asked_n else 0.0,
         "reprobe_reuse": reuse / reprobes if reprobes else 0.0,
+        "followup_reuse": later_reuse / later if later else 0.0,
+        "quiet_run": longest / writes if writes else 0.0,
         "final_mark": {k: round(r, 3) for k, (r, _) in rates(marks).items()},
         "final_mark_spread": _spread(rates(marks)),
         "lower_first": {k: round(r, 3) for k, (r, _) in rates(lower).items()},
