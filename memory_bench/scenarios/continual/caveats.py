@@ -21,11 +21,16 @@ _DATA = {
 }
 
 
-_STREAM = ("The stream interleaves writes and questions (docs/stream.md): questions come in "
-           "seeded bursts, each at least 8 writes and one other burst after its answer was "
-           "written; re-probes ask another wording; every item draws its final mark from one "
-           "distribution. Write calls hold 1 to write_batch items, so ingest rates and "
-           "scores are not comparable with results of the earlier block-phase stream.")
+_PHASED = ("The stream interleaves writes and questions in three stretches (the phased "
+           "layout, docs/stream.md): questions come in seeded bursts, each at least 8 writes "
+           "and one other burst after its answer was written; re-probes ask another wording. "
+           "A reader of call order can still tell roles apart in this layout (issue 34).")
+_BLIND = ("The stream is drawn blind (docs/stream.md): writes of every kind in one seeded "
+          "order, cut into calls of drawn sizes that mix kinds; every fact and as many asides "
+          "asked soon after their write and again after at least 150 more writes, on one "
+          "schedule whether the fact changed or not, each ask in fresh words. Scores are not "
+          "comparable with results of the earlier phased streams (fewer writes between a "
+          "probe and its re-probe, more questions, other metrics' definitions).")
 
 
 def _hard(stats: Mapping[str, Any]) -> str | None:
@@ -62,7 +67,15 @@ def continual_caveats(generator: str) -> Callable[[Mapping[str, Any], Mapping[st
                                                    list[str]]:
     """The caveats function a continual generator registers."""
     def caveats(params: Mapping[str, Any], stats: Mapping[str, Any]) -> list[str]:
-        out = [_DATA.get(generator, f"Facts from the `{generator}` generator."), _STREAM]
+        blind = params.get("stream", "blind") == "blind"
+        out = [_DATA.get(generator, f"Facts from the `{generator}` generator."),
+               _BLIND if blind else _PHASED]
+        squeezed = [s["stream"].get("squeezed_asks", 0) for s in stats.values()
+                    if isinstance(s, dict) and isinstance(s.get("stream"), dict)]
+        if blind and any(squeezed):
+            out.append(f"Up to {max(squeezed)} later asks a seed fell between a fact's first "
+                       "asks and its new value with fewer than 150 writes between (squeezed in "
+                       "before the update is written).")
         overlap = _overlap(stats)
         if overlap:
             out.append(overlap)
