@@ -11,6 +11,7 @@ from scenario_helpers import generate, load_scenario, script
 from memory_bench.scenarios.continual.data import GATE_ACCEPT, Statement
 from memory_bench.scenarios.continual.fairness import fairness_violations
 from memory_bench.scenarios.generators import hard, templated
+from memory_bench.scenarios.generators.asking import FRAMES
 from memory_bench.scenarios.generators.common import SOURCE_FORMS, bare
 from memory_bench.scenarios.generators.hard_relations import HARD_RELATIONS, HISTORY
 from memory_bench.scenarios.generators.overlap import content_words
@@ -79,10 +80,14 @@ def test_structured_adds_tags_and_the_exposure_says_so() -> None:
     assert e["tagged_items"] >= 120 + 600 + 30
 
 
+def _slots(template: str) -> str:
+    return re.sub(r"\{[a-zA-Z]\}", "", template)
+
+
 def test_questions_paraphrase_the_relation() -> None:
-    """No question shares a content word or a stem with its relation's fact, update or
-    history templates (two words share a stem here when one is the other plus a short
-    suffix)."""
+    """No question (present or past, in any frame) shares a content word or a stem with its
+    relation's fact, update or history templates (two words share a stem here when one is
+    the other plus a short suffix)."""
     def stems_clash(a: str, b: str) -> bool:
         k = 0
         while k < min(len(a), len(b)) and a[k] == b[k]:
@@ -90,10 +95,11 @@ def test_questions_paraphrase_the_relation() -> None:
         return k >= 3 and k >= min(len(a), len(b)) - 1
 
     for rel in HARD_RELATIONS:
-        stated = set().union(*(content_words(t.replace("{s}", "").replace("{v}", ""))
+        stated = set().union(*(content_words(_slots(t))
                                for t in (*rel.facts, *rel.updates, *HISTORY[rel.name])))
-        for q in rel.questions:
-            asked = content_words(q.replace("{s}", ""))
+        assert len(rel.questions) >= 8 and len(rel.past) >= 5
+        for q in (*rel.questions, *rel.past, *FRAMES):
+            asked = content_words(_slots(q.replace("{q}", "").replace("{Q}", "")))
             clash = [(a, b) for a in asked for b in stated if a == b or stems_clash(a, b)]
             assert not clash, (rel.name, q, clash)
 

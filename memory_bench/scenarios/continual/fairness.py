@@ -17,7 +17,17 @@ is asked:
 - distinct subjects never share a name (after case and spacing), and each
   question names its own subject and no other asked subject (a name inside its
   own subject's, "Thorndale" in "West Thorndale", aside);
-- an update is asked in other words than its fact's probe.
+- an update is asked in other words than its fact's probe;
+- every wording of a question (``Fact.wordings``, ``Update.wordings`` and
+  ``past_wordings``, ``Aside.wordings``) names its subject and no other asked one,
+  and no string is two of one fact's wordings (or both a fact's and its update's);
+- a question about a former value (tag ``past``) is answered by the items that state
+  the old value (the old fact and its history item) and by nothing else but the new
+  value;
+- an aside (a question about a noise item, a decoy's new value or a clean gate fact) has
+  exactly its item as the answer among everything written, beside the older values it
+  outranks and the item (``until``) before whose write it is asked; walked with the
+  script, its probe has exactly its expected and outranked items stored when asked.
 
 It returns every violation as a sentence; an empty list means fair. Used by the
 tests (every published seed) and by ``scripts/check_fairness.py``.
@@ -87,17 +97,32 @@ def fairness_violations(d: ScenarioData, renders: Callable[[Statement], set[str]
                        f"{st[item.id]}")
 
     facts = d.facts
-    asked = {f.subject for f in facts}
+    asked = {f.subject for f in facts} | {st[a.item.id].subject for a in d.asides
+                                          if a.item.id in st}
+    named_in = _Names(asked)
     by_fact = {f"fact-{i:04d}": f for i, f in enumerate(facts)}
+    aside_of = {a.item.id: a for a in d.asides}
     for step in script.steps:
         if isinstance(step, Write):
             store(step.items)
         elif isinstance(step, Forget):  # a forgotten item answers nothing any more
             for ids in index.values():
                 ids.difference_update(step.forgotten)
+        elif isinstance(step, Probe) and step.key in by_fact and step.tag == "past":
+            f = by_fact[step.key]
+            got = index.get((f.subject, f.relation), set())
+            old = {i for i in got if st[i].value == f.value}
+            if not step.expected or old != set(step.expected) or len(got - old) != 1:
+                bad.append(f"seed {d.seed}, past of {step.key}: {len(old)} stored item(s) "
+                           f"state the former value, expected {len(step.expected)}, and "
+                           f"{len(got - old)} a newer one, expected 1")
         elif isinstance(step, Probe) and step.key in by_fact:
             f = by_fact[step.key]
             check(f"{step.tag} of {step.key}", f.subject, f.relation,
+                  [*step.expected, *step.outrank])
+        elif isinstance(step, Probe) and step.expected and step.expected[0] in aside_of:
+            a = st[step.expected[0]]
+            check(f"aside {step.key or step.expected[0]}", a.subject, a.relation,
                   [*step.expected, *step.outrank])
             if step.tag == "update" and not all(when[step.expected[0]] > when[o]
                                                 for o in step.outrank if not st[o].past):
@@ -120,7 +145,7 @@ def fairness_violations(d: ScenarioData, renders: Callable[[Statement], set[str]
 
     for item in stored:
         if item.id not in st and item.text.strip():
-            named = [s for s in asked if _names(item.text, s)]
+            named = named_in(item.text)
             if named:
                 bad.append(f"seed {d.seed}: {item.text!r} has no statement but names "
                            f"{named[0]!r}")
@@ -134,12 +159,71 @@ def fairness_violations(d: ScenarioData, renders: Callable[[Statement], set[str]
     questions = [(q, f.subject) for f in facts for q in {f.question, f.reprobe_question}]
     questions += [(u.question, facts[u.fact].subject) for u in d.updates]
     questions += [(c.question, facts[c.fact].subject) for c in d.corroborations]
-    for q, s in questions:
+    questions += [(q, facts[u.fact].subject) for u in d.updates
+                  for q in (*u.wordings, *u.past_wordings)]
+    questions += [(q, f.subject) for f in facts for q in f.wordings]
+    questions += [(q, st[a.item.id].subject) for a in d.asides if a.item.id in st
+                  for q in a.wordings]
+    for q, s in dict.fromkeys(questions):
         if not _names(q, s):
             bad.append(f"seed {d.seed}: {q!r} does not name {s!r}")
         # Another asked subject named by the question, unless its name is part of this
         # one's ("Thorndale" in "West Thorndale": a reader tells them apart).
-        others = [o for o in asked if o != s and _names(q, o) and not _names(s, o)]
+        others = [o for o in named_in(q) if o != s and not _names(s, o)]
         if others:
             bad.append(f"seed {d.seed}: {q!r} also names {others[0]!r}")
+    return bad + _wording_violations(d) + _aside_violations(d)
+
+
+class _Names:
+    """Which of many names a text names, fast: only the names whose first word occurs in
+    the text are matched in full."""
+
+    def __init__(self, names: Iterable[str]) -> None:
+        self.by_first: dict[str, list[str]] = {}
+        for n in names:
+            self.by_first.setdefault(_norm(n).split(" ", 1)[0], []).append(n)
+
+    def __call__(self, text: str) -> list[str]:
+        words = set(re.findall(r"[\w-]+", _norm(text)))
+        words |= {w.split("'")[0] for w in re.findall(r"[\w'-]+", _norm(text))}
+        return [n for w in words for n in self.by_first.get(w, ()) if _names(text, n)]
+
+
+def _wording_violations(d: ScenarioData) -> list[str]:
+    """No string is two wordings of one fact, nor a fact's and its update's."""
+    bad = []
+    for i, f in enumerate(d.facts):
+        if len(set(f.all_wordings)) != len(f.all_wordings):
+            bad.append(f"seed {d.seed}: fact {i} has a wording twice")
+    for u in d.updates:
+        ws = (*u.wordings, *u.past_wordings)
+        if len(set(ws)) != len(ws) or set(ws) & set(d.facts[u.fact].all_wordings):
+            bad.append(f"seed {d.seed}: the update of fact {u.fact} repeats a wording")
+    return bad
+
+
+def _aside_violations(d: ScenarioData) -> list[str]:
+    """Every aside's item is the one item, among everything written, that states its
+    subject's relation, beside what it outranks and what it is asked before."""
+    st = d.stated
+    said: dict[tuple[str, str], set[str]] = {}
+    for item in d.all_items():
+        if item.id in st:
+            said.setdefault((st[item.id].subject, st[item.id].relation), set()).add(item.id)
+    bad = []
+    for a in d.asides:
+        if a.item.id not in st:
+            bad.append(f"seed {d.seed}: aside {a.item.text!r} has no statement")
+            continue
+        s = st[a.item.id]
+        want = {a.item.id, *a.outrank, *([a.until] if a.until else [])}
+        if said.get((s.subject, s.relation), set()) != want or len(set(a.wordings)) < len(
+                a.wordings):
+            bad.append(f"seed {d.seed}: aside {a.item.text!r}: "
+                       f"{len(said.get((s.subject, s.relation), ()))} item(s) state it, "
+                       f"expected {len(want)}")
+        if a.until and st.get(a.until, s).value == s.value:
+            bad.append(f"seed {d.seed}: aside {a.item.text!r} is asked until an item that "
+                       "states the same value")
     return bad

@@ -10,6 +10,13 @@ anything (``fragment``). Accepted kinds are real facts about new subjects:
 that refuses whatever is short pays for it. Only the first three kinds are what
 a trivial rule-based gate (empty, short, exact duplicate) catches.
 
+Junk has look-alikes among what is kept, so that its form alone does not give it
+away: half the chit-chat and boilerplate names someone and carries a number
+("haha Mara, 3 more days to go", "Sent from Jonas Berg's phone, 14 May"), a share
+of the clean facts has no name and no number (``plain_share``), and the hard
+generator's fragments end in a content word as often as in a preposition while
+some of its facts end in one ("Ashford is the town Mara Olsen was born in.").
+
 Every text but an exact duplicate's gets its surface form (final mark, initial
 case) from the one distribution every other item draws from
 (``common.surface``), so no kind reads from its form.
@@ -31,7 +38,8 @@ from memory_bench.scenarios.continual.params import ContinualParams
 from memory_bench.scenarios.generators import vocab
 from memory_bench.scenarios.generators.common import WHITESPACE, ItemStamper
 
-__all__ = ["GateTexts", "build_gate", "clean_short_facts", "sample", "short_names_error"]
+__all__ = ["GateTexts", "build_gate", "clean_short_facts", "plain_fact", "sample",
+           "short_names_error"]
 
 Tags = tuple[str, ...]
 
@@ -45,6 +53,12 @@ class GateTexts:
     fragment: Callable[[], str]  # a sentence of the generator's kind, cut before its value
     clean: Callable[[], tuple[str, Tags]]  # a new fact about a new subject
     clean_short: Callable[[], tuple[str, Tags]]
+    # A full name no question asks about, for junk that names someone ("Sent from Jonas
+    # Berg's phone"); None: a first name and an initial.
+    person: Callable[[], str] | None = None
+    # Share of the clean facts written with no name and no number ("The kiln in the
+    # workshop runs on gas."), junk's form: a gate that refuses that form pays for it.
+    plain_share: float = 0.0
 
 
 def sample(rng: random.Random, pool: Sequence, n: int) -> list:
@@ -71,6 +85,22 @@ def clean_short_facts(rng: random.Random, n: int) -> list[str]:
     return out
 
 
+def plain_fact(rng: random.Random) -> str:
+    """A real fact with no name and no number (vocab.PLAIN_FACTS)."""
+    frame = rng.choice(vocab.PLAIN_FACTS)
+    return frame.format(**{k: rng.choice(v) for k, v in vocab.PLAIN_FILLERS.items()})
+
+
+def _named(rng: random.Random, template: str, texts: GateTexts) -> str:
+    """A junk template with a name and numbers filled in."""
+    full = texts.person() if texts.person else (
+        f"{rng.choice(vocab.FIRST_NAMES)} {rng.choice(vocab.SURNAMES)[0]}.")
+    return template.format(first=full.split()[0], full=full, n=rng.randint(2, 9),
+                           m=rng.randint(10, 40), d=rng.randint(1, 28),
+                           h=rng.randint(1, 11), y=rng.randint(2019, 2026),
+                           month=rng.choice(vocab.MONTHS))
+
+
 def build_gate(p: ContinualParams, rng: random.Random, stamp: ItemStamper,
                noise: Sequence[Item], texts: GateTexts) -> list[GateCase]:
     """Every kind the scenario asks for, in a seeded shuffled order, then stamped
@@ -87,15 +117,21 @@ def build_gate(p: ContinualParams, rng: random.Random, stamp: ItemStamper,
             cases += [(kind, i.text, i.tags, i) for i in sample(rng, noise, n)]
         elif kind == "near_duplicate":
             cases += [(kind, texts.paraphrase(i), i.tags, i) for i in sample(rng, noise, n)]
-        elif kind == "chitchat":
-            cases += [(kind, t, (), None) for t in sample(rng, vocab.CHITCHAT, n)]
-        elif kind == "boilerplate":
-            cases += [(kind, t, (), None) for t in sample(rng, vocab.BOILERPLATE, n)]
+        elif kind in ("chitchat", "boilerplate"):
+            plain, named = ((vocab.CHITCHAT, vocab.CHITCHAT_NAMED) if kind == "chitchat"
+                            else (vocab.BOILERPLATE, vocab.BOILERPLATE_NAMED))
+            half = n // 2  # the rest name someone and carry a number, as facts do
+            cases += [(kind, t, (), None) for t in sample(rng, plain, half)]
+            cases += [(kind, _named(rng, t, texts), (), None)
+                      for t in sample(rng, named, n - half)]
         elif kind == "fragment":
             cases += [(kind, texts.fragment(), (), None) for _ in range(n)]
-        elif kind in ("clean", "clean_short"):
-            make = texts.clean if kind == "clean" else texts.clean_short
-            cases += [(kind, *make(), None) for _ in range(n)]
+        elif kind == "clean":
+            bare_facts = round(n * texts.plain_share)
+            cases += [(kind, plain_fact(rng), (), None) for _ in range(bare_facts)]
+            cases += [(kind, *texts.clean(), None) for _ in range(n - bare_facts)]
+        elif kind == "clean_short":
+            cases += [(kind, *texts.clean_short(), None) for _ in range(n)]
     rng.shuffle(cases)
     out = []
     near = 0

@@ -33,15 +33,22 @@ from dataclasses import replace
 
 from memory_bench.contract.items import Item
 from memory_bench.scenarios.continual.data import (
+    Aside,
     Corroboration,
     Fact,
+    GateCase,
     ScenarioData,
     Statement,
     Update,
 )
 from memory_bench.scenarios.continual.params import HardParams as Params
-from memory_bench.scenarios.generators import vocab
-from memory_bench.scenarios.generators.common import ItemStamper, other_index, pick_reinforced
+from memory_bench.scenarios.generators import asking, vocab
+from memory_bench.scenarios.generators.common import (
+    ItemStamper,
+    bare,
+    other_index,
+    pick_reinforced,
+)
 from memory_bench.scenarios.generators.common import sentence as _cap
 from memory_bench.scenarios.generators.gate import (
     GateTexts,
@@ -56,6 +63,7 @@ from memory_bench.scenarios.generators.hard_relations import (
     VALUES,
     HardRelation,
     article,
+    years,
 )
 from memory_bench.scenarios.generators.names import NamePools
 from memory_bench.scenarios.generators.overlap import question_overlap
@@ -68,6 +76,8 @@ OTHER_RELATIONS = tuple(r for r in RELATIONS if r.subject != "person")
 _BY_NAME: dict[str, HardRelation | Relation] = {
     **{r.name: r for r in OTHER_RELATIONS}, **{r.name: r for r in HARD_RELATIONS}}
 COLLEGE_KINDS = ("College", "Polytechnic", "Academy", "Conservatory")
+# Wordings per question (tests/test_hard_generator.py): every follow-up in a new one.
+FACT_WORDINGS, UPDATE_WORDINGS, PAST_WORDINGS, ASIDE_WORDINGS = 16, 8, 6, 6
 MAX_PEOPLE = 1200  # person names drawn in a seed: far under half the pool (80 x 80)
 _VOWELS = "aeiou"
 
@@ -89,7 +99,8 @@ def capacity_error(p: Params) -> str | None:
     if d > p.noise:
         return (f"the families state {d} non-probed facts, which are written as noise: "
                 f"noise must be at least {d} (or fewer family_relations)")
-    people = _families(p) * p.family_size * 3 + p.noise + p.gate_clean + p.gate_fragment
+    people = (_families(p) * p.family_size * 3 + p.noise + p.gate_clean + p.gate_fragment
+              + p.gate_chitchat + p.gate_boilerplate)
     if people > MAX_PEOPLE:
         return f"asks for about {people} distinct names; the hard generator makes at most " \
                f"{MAX_PEOPLE}"
@@ -97,7 +108,7 @@ def capacity_error(p: Params) -> str | None:
 
 
 def _fill(template: str, subject: str, value: str) -> str:
-    return _cap(template.format(s=subject, v=value, a=article(value)))
+    return _cap(template.format(s=subject, v=value, a=article(value), **years(subject)))
 
 
 def renderings(st: Statement) -> set[str]:
@@ -229,13 +240,16 @@ def generate(p: Params, seed: int) -> ScenarioData:
     family_noise += probed[p.facts:]  # a last family's surplus is stated, not asked
     probed = probed[:p.facts]
 
+    # Wordings have their own randomness: how many a fact gets changes no item.
+    ask = random.Random(f"memory-bench/hard-asking/{seed}")
     facts, asked_with = [], []
     for subject, rel in probed:
         item = w.fact(rel, subject)
         q = rng.randrange(len(rel.questions))
         r = other_index(rng, len(rel.questions), (q,))
-        facts.append(Fact(item, _cap(rel.questions[q].format(s=subject)), subject, rel.name,
-                          w.stated[item.id].value, _cap(rel.questions[r].format(s=subject))))
+        ws = asking.wordings(ask, _cores(rel, subject), FACT_WORDINGS, first=(q, r))
+        facts.append(Fact(item, ws[0], subject, rel.name, w.stated[item.id].value, ws[1],
+                          wordings=tuple(ws)))
         asked_with.append((q, r))
 
     unrelated = p.noise - len(family_noise)
@@ -269,8 +283,11 @@ def generate(p: Params, seed: int) -> ScenarioData:
         item = _restate(rng, w, f.item)
         rel = _BY_NAME[f.relation]
         q = other_index(rng, len(rel.questions), asked_with[what])
-        updates.append(Update(what, item, _cap(rel.questions[q].format(s=f.subject)),
-                              w.stated[item.id].value))
+        ws = asking.wordings(ask, _cores(rel, f.subject), UPDATE_WORDINGS, first=(q,),
+                             taken=f.wordings)
+        past = asking.wordings(ask, _cores(rel, f.subject, past=True), PAST_WORDINGS)
+        updates.append(Update(what, item, ws[0], w.stated[item.id].value, wordings=tuple(ws),
+                              past_wordings=tuple(past)))
     updates.sort(key=lambda u: u.fact)
 
     reinforce, restated = pick_reinforced(rng, len(facts), {u.fact for u in updates},
@@ -283,15 +300,24 @@ def generate(p: Params, seed: int) -> ScenarioData:
         t = old if n % 2 == 0 else _other(rng, len(rel.facts), old)
         item = w.fact(rel, f.subject, f.value, t, avoid=(f.item.source,))
         q = other_index(rng, len(rel.questions), asked_with[fi])
-        corroborations.append(Corroboration(fi, item, _cap(rel.questions[q].format(s=f.subject))))
+        ws = asking.wordings(ask, _cores(rel, f.subject), 1, first=(q,), taken=f.wordings)
+        corroborations.append(Corroboration(fi, item, ws[0]))
 
-    gate = build_gate(p, rng, w.stamp, noise, _gate_texts(p, rng, w, people))
-    for g in gate:  # a copy says what its original says
+    # A gate copy of a noise item that an update decoy renews would be a second old value.
+    renewed = {(w.stated[i.id].subject, w.stated[i.id].relation): i for i in update_noise}
+    copyable = [i for i in noise if (w.stated[i.id].subject, w.stated[i.id].relation)
+                not in renewed]
+    texts, clean_said = _gate_texts(p, rng, w, people)
+    gate = build_gate(p, rng, w.stamp, copyable, texts)
+    for g in gate:  # a copy says what its original says; a clean fact what it was made to
         if g.copy_of is not None:
             w.stated[g.item.id] = w.stated[g.copy_of]
+        elif g.kind == "clean" and bare(g.item.text) in clean_said:
+            w.stated[g.item.id] = clean_said[bare(g.item.text)]
     # Last, with their own randomness, so that the rest of a seed is drawn as before.
     updates = _with_history(random.Random(f"memory-bench/hard-history/{seed}"), w, facts,
                             updates, round(p.update_history * len(updates)))
+    asides = _asides(ask, w, noise, update_noise, renewed, gate)
     stats = {
         "question_overlap": question_overlap(
             probe=([f.question for f in facts], [f.item.text for f in facts],
@@ -305,13 +331,50 @@ def generate(p: Params, seed: int) -> ScenarioData:
             "family_distractors": len(family_noise), "unrelated_noise": unrelated,
             "update_distractors": len(update_noise),
             "update_history": sum(u.history is not None for u in updates),
+            "asides": len(asides),
         },
     }
     return ScenarioData(
         seed=seed, facts=tuple(facts), noise=tuple(noise), updates=tuple(updates),
         gate=tuple(gate), reinforce=tuple(reinforce), corroborations=tuple(corroborations),
-        update_noise=tuple(update_noise), stats=stats, stated=w.stated,
+        update_noise=tuple(update_noise), asides=tuple(asides), stats=stats, stated=w.stated,
     )
+
+
+def _cores(rel: HardRelation | Relation, subject: str, past: bool = False) -> list[str]:
+    """The relation's questions (or its questions about the former value) for ``subject``."""
+    forms = rel.past if past and isinstance(rel, HardRelation) else rel.questions
+    return [_cap(q.format(s=subject)) for q in forms]
+
+
+def _asides(rng: random.Random, w: _Writer, noise: list[Item], update_noise: list[Item],
+            renewed: dict[tuple[str, str], Item], gate: list[GateCase]) -> list[Aside]:
+    """A question for every noise item, update decoy and clean gate fact that one stored
+    item answers: a noise item that a gate item copies is left out (two would answer), a
+    noise item a decoy renews is asked before the decoy is written (``until``), and the
+    decoy must outrank it."""
+    copied = {g.copy_of for g in gate if g.copy_of}
+    out = []
+    for item in noise:
+        if item.id in copied:
+            continue
+        st = w.stated[item.id]
+        new = renewed.get((st.subject, st.relation))
+        out.append(Aside(item, tuple(asking.wordings(
+            rng, _cores(_BY_NAME[st.relation], st.subject), ASIDE_WORDINGS)),
+            until=new.id if new is not None else None))
+    old = {(w.stated[i.id].subject, w.stated[i.id].relation): i for i in noise}
+    for item in update_noise:
+        st = w.stated[item.id]
+        out.append(Aside(item, tuple(asking.wordings(
+            rng, _cores(_BY_NAME[st.relation], st.subject), ASIDE_WORDINGS)),
+            outrank=(old[(st.subject, st.relation)].id,)))
+    for g in gate:
+        if g.kind == "clean" and g.item.id in w.stated:
+            st = w.stated[g.item.id]
+            out.append(Aside(g.item, tuple(asking.wordings(
+                rng, _cores(_BY_NAME[st.relation], st.subject), ASIDE_WORDINGS))))
+    return out
 
 
 def _restate(rng: random.Random, w: _Writer, old: Item) -> Item:
@@ -376,9 +439,18 @@ def _edits(a: str, b: str) -> int:
     return prev[-1]
 
 
-def _gate_texts(p: Params, rng: random.Random, w: _Writer, people: _People) -> GateTexts:
+# A fragment cut before its value ends in one of these as often as not; the others are
+# cut one word earlier, so that they end in a content word as facts do.
+_CUT = frozenset(("in", "of", "by", "to", "at", "on", "as", "for", "from", "under", "with",
+                  "a", "an", "the"))
+
+
+def _gate_texts(p: Params, rng: random.Random, w: _Writer,
+                people: _People) -> tuple[GateTexts, dict[str, Statement]]:
+    """The gate's texts, and what each clean fact states (by its bare text)."""
     shorts = iter(sample(rng, vocab.SHORT_TEXTS, p.gate_short))
     short_facts = iter(clean_short_facts(rng, p.gate_clean_short))
+    said: dict[str, Statement] = {}
 
     def paraphrase(item: Item) -> str:
         st = w.stated[item.id]
@@ -390,15 +462,20 @@ def _gate_texts(p: Params, rng: random.Random, w: _Writer, people: _People) -> G
         rel, subject = rng.choice(HARD_RELATIONS), people.stranger()
         # Every relation has a template that names the subject before the value.
         heads = [h for t in rel.facts if "{s}" in (h := t.split("{v}")[0])]
-        return _cap(" ".join(rng.choice(heads).format(s=subject, a="").split()).rstrip(",:"))
+        words = rng.choice(heads).format(s=subject, a="", **years(subject)).split()
+        if words[-1] in _CUT and len(words) > 3 and rng.random() < 0.5:
+            words = words[:-1]
+        return _cap(" ".join(words).rstrip(",:"))
 
     def clean() -> tuple[str, tuple[str, ...]]:
         rel, subject = rng.choice(HARD_RELATIONS), people.stranger()
         item_value = w.value(rel)
         t = rng.randrange(len(rel.facts))
-        return _fill(rel.facts[t], subject, item_value), (f"subject:{subject}",
-                                                          f"relation:{rel.name}")
+        text = _fill(rel.facts[t], subject, item_value)
+        said[bare(text)] = Statement(subject, rel.name, item_value)
+        return text, (f"subject:{subject}", f"relation:{rel.name}")
 
-    return GateTexts(short=lambda: next(shorts), paraphrase=paraphrase, fragment=fragment,
-                     clean=clean, clean_short=lambda: (next(short_facts), ()))
-
+    texts = GateTexts(short=lambda: next(shorts), paraphrase=paraphrase, fragment=fragment,
+                      clean=clean, clean_short=lambda: (next(short_facts), ()),
+                      person=people.stranger, plain_share=0.25)
+    return texts, said

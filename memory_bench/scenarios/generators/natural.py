@@ -37,10 +37,17 @@ from collections.abc import Iterator
 from dataclasses import replace
 
 from memory_bench.contract.items import Item
-from memory_bench.scenarios.continual.data import Corroboration, Fact, ScenarioData, Update
+from memory_bench.scenarios.continual.data import (
+    Aside,
+    Corroboration,
+    Fact,
+    GateCase,
+    ScenarioData,
+    Update,
+)
 from memory_bench.scenarios.continual.params import ContinualParams as Params
-from memory_bench.scenarios.generators import phrasing
-from memory_bench.scenarios.generators.common import ItemStamper, pick_reinforced
+from memory_bench.scenarios.generators import asking, phrasing
+from memory_bench.scenarios.generators.common import ItemStamper, bare, pick_reinforced
 from memory_bench.scenarios.generators.gate import (
     GateTexts,
     build_gate,
@@ -58,6 +65,8 @@ RELATION = "meaning"
 # by; 13,357 in all).
 MAX_FACTS = 300
 MAX_SENSES = 5000  # synsets one seed draws: 2 per fact, noise, gate short and clean
+# Wordings per question (tests/test_natural_generator.py): every follow-up in a new one.
+FACT_WORDINGS, UPDATE_WORDINGS, PAST_WORDINGS, ASIDE_WORDINGS = 16, 8, 6, 6
 _WORD = re.compile(r"^[a-z][a-z' -]*[a-z]$")
 
 
@@ -188,13 +197,18 @@ def generate(s: Params, seed: int) -> ScenarioData:
         return made
 
     picked = draw.facts(s.facts)
+    # Wordings have their own randomness: how many a fact gets changes no item.
+    ask = random.Random(f"memory-bench/natural-asking/{seed}")
+    frames = len(phrasing.PROBE_QUESTIONS)
     facts, asked, reasked = [], [], []
     for sense, a, b, b2, _ in picked:
         text = phrasing.fact_text(rng, a, sense, avoid=(b, b2))
-        question = phrasing.probe_question(rng, b)
-        reprobe = phrasing.probe_question(rng, b2, other_than=(question,))
-        facts.append(Fact(item(text, a, sense), question, a, RELATION, sense.definition,
-                          reprobe))
+        # By either synonym, the probe by the first and the re-probe by the second.
+        q = ask.randrange(frames)
+        ws = asking.wordings(ask, _cores(b) + _cores(b2), FACT_WORDINGS,
+                             first=(q, frames + ask.choice([i for i in range(frames) if i != q])))
+        facts.append(Fact(item(text, a, sense), ws[0], a, RELATION, sense.definition, ws[1],
+                          wordings=tuple(ws)))
         asked.append(b)
         reasked.append(b2)
 
@@ -207,9 +221,11 @@ def generate(s: Params, seed: int) -> ScenarioData:
     for fi in sorted(rng.sample(range(len(facts)), s.updates)):
         f, other = facts[fi], picked[fi][4]
         text = phrasing.update_text(rng, f.subject, other, avoid=(asked[fi], reasked[fi]))
-        question = phrasing.update_question(rng, f.subject)
         new = item(text, f.subject, other, avoid=(f.item.source,))
-        updates.append(Update(fi, new, question, other.definition))
+        ws = asking.wordings(ask, _cores(f.subject), UPDATE_WORDINGS, taken=f.wordings)
+        past = asking.wordings(ask, _cores(f.subject, phrasing.PAST_QUESTIONS), PAST_WORDINGS)
+        updates.append(Update(fi, new, ws[0], other.definition, wordings=tuple(ws),
+                              past_wordings=tuple(past)))
 
     reinforce, restated = pick_reinforced(rng, len(facts), {u.fact for u in updates},
                                           s.reinforce_cells, s.corroborations)
@@ -219,10 +235,16 @@ def generate(s: Params, seed: int) -> ScenarioData:
         # Half word for word, half in another frame; always from another source.
         text = f.item.text if n % 2 == 0 else phrasing.fact_text(
             rng, word, sense, avoid=(asked[fi], reasked[fi]))
+        q = asking.wordings(ask, _cores(asked[fi]) + _cores(reasked[fi]), 1,
+                            taken=f.wordings)
         corroborations.append(Corroboration(fi, item(text, word, sense,
-                                                     avoid=(f.item.source,)), f.question))
+                                                     avoid=(f.item.source,)), q[0]))
 
-    gate = build_gate(s, rng, stamp, noise, _gate_texts(s, rng, draw, senses))
+    texts, clean_said = _gate_texts(s, rng, draw, senses)
+    gate = build_gate(s, rng, stamp, noise, texts)
+    for g in gate:  # what a clean gate sense is of, for its aside
+        if g.kind == "clean" and bare(g.item.text) in clean_said:
+            senses[g.item.id] = clean_said[bare(g.item.text)]
     # Last, with their own randomness, so that the rest of a seed is drawn as before.
     hrng = random.Random(f"memory-bench/natural-history/{seed}")
     chosen = set(hrng.sample(range(len(updates)), round(s.update_history * len(updates))))
@@ -233,6 +255,7 @@ def generate(s: Params, seed: int) -> ScenarioData:
         past = item(phrasing.history_text(hrng, f.subject, old), f.subject, old,
                     avoid=(f.item.source, u.item.source))
         updates[k] = replace(u, history=past)
+    asides = _asides(ask, corpus, senses, noise, gate)
     stats = {
         "corpus": {
             "name": "WordNet 3.0 noun senses (memory_bench/scenarios/corpus)",
@@ -257,6 +280,7 @@ def generate(s: Params, seed: int) -> ScenarioData:
         gate=tuple(gate),
         reinforce=tuple(reinforce),
         corroborations=tuple(corroborations),
+        asides=tuple(asides),
         stats=stats,
     )
 
@@ -265,10 +289,36 @@ def _tags(word: str, sense: Synset) -> tuple[str, ...]:
     return (f"subject:{word}", f"relation:{RELATION}", f"synset:{sense.key}")
 
 
-def _gate_texts(s: Params, rng: random.Random, draw: _Draw,
-                senses: dict[str, tuple[str, Synset]]) -> GateTexts:
+def _cores(word: str, frames: tuple[str, ...] = phrasing.PROBE_QUESTIONS) -> list[str]:
+    return [q.format(w=word)[:1].upper() + q.format(w=word)[1:] for q in frames]
+
+
+def _asides(rng: random.Random, corpus: Corpus, senses: dict[str, tuple[str, Synset]],
+            noise: list[Item], gate: list[GateCase]) -> list[Aside]:
+    """A question for every noise sense and clean gate sense that no gate item copies:
+    by a synonym with one sense in WordNet that the text does not contain where the sense
+    has one (as facts are asked), by its own word otherwise. No other stored item has
+    either among its words (``_Draw``)."""
+    copied = {g.copy_of for g in gate if g.copy_of}
+    out = []
+    for it in [*noise, *(g.item for g in gate if g.kind == "clean")]:
+        if it.id in copied or it.id not in senses:
+            continue
+        word, sense = senses[it.id]
+        by = [w for w in sense.words if w != word and _WORD.match(w)
+              and corpus.sense_count(w) == 1 and not phrasing.has_phrase(it.text, w)
+              and not _tokens(w) & _tokens(word)]
+        out.append(Aside(it, tuple(asking.wordings(rng, _cores(by[0] if by else word),
+                                                   ASIDE_WORDINGS))))
+    return out
+
+
+def _gate_texts(s: Params, rng: random.Random, draw: _Draw, senses: dict[str, tuple[str, Synset]]
+                ) -> tuple[GateTexts, dict[str, tuple[str, Synset]]]:
     """Gate texts from real WordNet prose: shorts are a word or two-word term, clean
-    items further senses, fragments a frame cut before its definition."""
+    items further senses, fragments a frame cut before its definition; and, by bare text,
+    what each clean text states."""
+    said: dict[str, tuple[str, Synset]] = {}
     shorts = iter(draw.pick(s.gate_short, lambda w: 1 <= len(w.split()) <= 2))
     cleans = iter(draw.pick(s.gate_clean, _WORD.match))
     cut = iter(draw.pick(s.gate_fragment, _WORD.match))
@@ -284,11 +334,13 @@ def _gate_texts(s: Params, rng: random.Random, draw: _Draw,
 
     def clean() -> tuple[str, tuple[str, ...]]:
         sense, w = next(cleans)
-        return phrasing.fact_text(rng, w, sense), _tags(w, sense)
+        text = phrasing.fact_text(rng, w, sense)
+        said[bare(text)] = (w, sense)
+        return text, _tags(w, sense)
 
     def fragment() -> str:
         _, w = next(cut)
         return phrasing.fragment_text(rng, w)
 
     return GateTexts(short=lambda: next(shorts)[1], paraphrase=paraphrase, fragment=fragment,
-                     clean=clean, clean_short=lambda: (next(short_facts), ()))
+                     clean=clean, clean_short=lambda: (next(short_facts), ())), said

@@ -17,6 +17,8 @@ import re
 from memory_bench.scenarios.generators.wordnet import Synset
 
 __all__ = [
+    "PAST_QUESTIONS",
+    "PROBE_QUESTIONS",
     "fact_text",
     "fragment_text",
     "has_phrase",
@@ -33,6 +35,8 @@ FACT_FRAMES = (
     "{w} is a word for {d}.",
     "In English, {w} is the name for {d}.",
     "The noun {w} names {d}.",
+    "Lexicographers recorded {w} as {d}.",
+    "{w} was entered in the dictionary as {d}.",
 )
 # The same, followed by one of WordNet's example sentences: {e}.
 FACT_FRAMES_EXAMPLE = (
@@ -49,16 +53,32 @@ PROBE_QUESTIONS = (
     "How would you define {w}?",
     "Can you explain what {w} is?",
     "What is the meaning of {w}?",
+    "What does {w} signify?",
+    "What is {w}, exactly?",
+    "What is understood by {w}?",
 )
-# A history item recalls the old sense after the update, in the past tense: true of the
-# past, not an answer to "what does it mean?". Varied, and sharing no content word with
-# the question frames.
+# Questions about the former sense, after an update: answered by the old fact and its
+# history item. No content word of the history frames.
+PAST_QUESTIONS = (
+    "What did {w} mean before?",
+    "What did {w} formerly mean?",
+    "Before the change, what did {w} mean?",
+    "What was {w} originally taken to mean?",
+    "What did {w} signify at first?",
+    "What meaning did {w} have previously?",
+)
+# A history item recalls the old sense after the update: true of the past, not an answer
+# to "what does it mean?". Varied, in the present as often as in the past (as some fact
+# frames are in the past), and sharing no content word with the question frames.
 HISTORY_FRAMES = (
-    "{w} used to be a word for {d}.",
     "In older usage, {w} denoted {d}.",
     "{w} once named {d}.",
     "Until lately, {w} was the name for {d}.",
     "Earlier writers took {w} to stand for {d}.",
+    "{w} no longer denotes {d}.",
+    "An older sense of {w}: {d}.",
+    "{w} is no longer the name for {d}.",
+    "Old dictionaries give {w} as {d}.",
 )
 # An update gives the fact's own word a different real sense of it, in the fact frames
 # (no stock update phrase such as "Revised entry" or "From today"), and is asked with the

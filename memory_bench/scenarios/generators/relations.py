@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["RELATIONS", "Relation"]
+__all__ = ["PAST_QUESTIONS", "RELATIONS", "Relation"]
 
 
 @dataclass(frozen=True)
@@ -125,3 +125,44 @@ RELATIONS: tuple[Relation, ...] = (
         ("{s} is now twinned with {v}.", "{s} has a new twin town, {v}."),
     ),
 )
+
+# Questions about a former value, asked after an update: the old fact answers them.
+PAST_QUESTIONS: dict[str, tuple[str, ...]] = {
+    "born_in": ("Where was {s} believed to be born before?",
+                "What birthplace did the old records give for {s}?",
+                "Which town was given as {s}'s birthplace before?",
+                "Where did the earlier register say {s} was born?"),
+    "works_for": ("Who did {s} work for before?", "Which company employed {s} previously?",
+                  "Who was {s}'s previous employer?", "Where did {s} work before the change?"),
+    "lives_in": ("Where did {s} live before?", "In which town did {s} live previously?",
+                 "What was {s}'s previous home town?", "Where did {s} live before moving?"),
+    "pet_name": ("What was {s}'s dog called before?", "What was the old name of {s}'s dog?",
+                 "What name did {s}'s dog have before?",
+                 "What did {s}'s dog answer to previously?"),
+    "extension": ("What was {s}'s phone extension before?",
+                  "Which extension reached {s} previously?", "What was {s}'s old extension?",
+                  "On what extension could {s} be called before?"),
+    "favourite_book": ("What was {s}'s favourite book before?",
+                       "Which novel did {s} like best previously?",
+                       "What book did {s} love most before?",
+                       "What was {s}'s old favourite book?"),
+    "mentor": ("Who mentored {s} before?", "Who was {s}'s previous mentor?",
+               "Under whom did {s} train before?", "Who was {s}'s old mentor?"),
+    "headquarters": ("Where was {s} headquartered before?",
+                     "In which town was the head office of {s} previously?",
+                     "Where were {s}'s old headquarters?",
+                     "Where did {s} have its head office before?"),
+    "founder": ("Who was credited as the founder of {s} before?",
+                "Who did the old records name as the founder of {s}?",
+                "Who was said to have founded {s} previously?",
+                "Who was {s}'s founder before the new papers?"),
+    "product": ("What did {s} make before?", "What was the flagship product of {s} previously?",
+                "Which product was {s} known for before?", "What was {s}'s old flagship?"),
+    "mayor": ("Who was the mayor of {s} before?", "Who governed {s} previously?",
+              "Who was {s}'s previous mayor?", "Who led the town of {s} before the election?"),
+    "river": ("Which river flowed through {s} before?", "On what river did {s} lie previously?",
+              "What river ran through {s} before the flood?", "What was the old river of {s}?"),
+    "twin_town": ("What was the twin town of {s} before?",
+                  "Which town was {s} twinned with previously?",
+                  "What was {s}'s old partner town?", "Which town was {s}'s twin before?"),
+}

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from memory_bench.contract.items import Item
 from memory_bench.scenarios.continual.data import (
+    Aside,
     Corroboration,
     Fact,
     ScenarioData,
@@ -22,8 +23,13 @@ from memory_bench.scenarios.continual.data import (
     Update,
 )
 from memory_bench.scenarios.continual.params import ContinualParams as Params
-from memory_bench.scenarios.generators import vocab
-from memory_bench.scenarios.generators.common import ItemStamper, other_index, pick_reinforced
+from memory_bench.scenarios.generators import asking, vocab
+from memory_bench.scenarios.generators.common import (
+    ItemStamper,
+    bare,
+    other_index,
+    pick_reinforced,
+)
 from memory_bench.scenarios.generators.common import sentence as _cap
 from memory_bench.scenarios.generators.gate import (
     GateTexts,
@@ -34,23 +40,27 @@ from memory_bench.scenarios.generators.gate import (
 )
 from memory_bench.scenarios.generators.names import NamePools
 from memory_bench.scenarios.generators.overlap import question_overlap
-from memory_bench.scenarios.generators.relations import RELATIONS, Relation
+from memory_bench.scenarios.generators.relations import PAST_QUESTIONS, RELATIONS, Relation
 
 __all__ = ["MAX_SUBJECTS", "capacity_error", "generate", "renderings"]
 
 # Up to here every name pool stays under half full even when every fact is updated
 # (tests/test_scenario_generator.py checks the worst case on several seeds).
 MAX_SUBJECTS = 1500
+# Wordings per question (tests/test_scenario_generator.py): every follow-up in a new one.
+FACT_WORDINGS, UPDATE_WORDINGS, PAST_WORDINGS, ASIDE_WORDINGS = 14, 8, 6, 6
 
 
 def capacity_error(s: Params) -> str | None:
     if s.update_history:
         return ("update_history needs the hard or natural generator (the templated one has "
                 "no past-tense forms)")
-    wanted = s.facts + s.noise + s.gate_clean + s.gate_fragment
+    wanted = (s.facts + s.noise + s.gate_clean + s.gate_fragment + s.gate_chitchat
+              + s.gate_boilerplate)
     if wanted > MAX_SUBJECTS:
         return (
-            f"asks for {wanted} distinct subjects (facts + noise + gate_clean + gate_fragment);"
+            f"asks for {wanted} distinct subjects (facts + noise + gate_clean + gate_fragment"
+            " + gate_chitchat + gate_boilerplate);"
             f" the templated generator can make at most {MAX_SUBJECTS}"
         )
     return short_names_error(s)
@@ -99,17 +109,20 @@ def generate(s: Params, seed: int) -> ScenarioData:
         stated[item.id] = _Stated(rel, subj, value, template)
         return item
 
-    def make_fact(rel: Relation) -> Fact:
+    # Wordings have their own randomness: how many a fact gets changes no item.
+    ask = random.Random(f"memory-bench/templated-asking/{seed}")
+
+    def make_fact(rel: Relation, n_wordings: int = FACT_WORDINGS) -> Fact:
         subj, value = names.draw(rel.subject), names.draw(rel.value)
         item = state(rel, subj, value, rng.randrange(len(rel.facts)))
         q = rng.randrange(len(rel.questions))
         r = other_index(rng, len(rel.questions), (q,))
         asked_with[item.id] = (q, r)
-        return Fact(item, _cap(rel.questions[q].format(s=subj)), subj, rel.name, value,
-                    _cap(rel.questions[r].format(s=subj)))
+        ws = asking.wordings(ask, _cores(rel.questions, subj), n_wordings, first=(q, r))
+        return Fact(item, ws[0], subj, rel.name, value, ws[1], wordings=tuple(ws))
 
     facts = [make_fact(r) for r in _relations(rng, s.facts)]
-    noise = [make_fact(r).item for r in _relations(rng, s.noise)]
+    noise = [make_fact(r, 2).item for r in _relations(rng, s.noise)]
 
     by_name = {r.name: r for r in RELATIONS}
     updates: list[Update] = []
@@ -122,7 +135,12 @@ def generate(s: Params, seed: int) -> ScenarioData:
         t = _other(rng, len(rel.facts), stated[f.item.id].template)
         item = state(rel, f.subject, value, t, avoid=(f.item.source,))
         q = other_index(rng, len(rel.questions), asked_with[f.item.id])
-        updates.append(Update(fi, item, _cap(rel.questions[q].format(s=f.subject)), value))
+        ws = asking.wordings(ask, _cores(rel.questions, f.subject), UPDATE_WORDINGS,
+                             first=(q,), taken=f.wordings)
+        past = asking.wordings(ask, _cores(PAST_QUESTIONS[rel.name], f.subject),
+                               PAST_WORDINGS)
+        updates.append(Update(fi, item, ws[0], value, wordings=tuple(ws),
+                              past_wordings=tuple(past)))
 
     reinforce, restated = pick_reinforced(rng, len(facts), {u.fact for u in updates},
                                           s.reinforce_cells, s.corroborations)
@@ -134,12 +152,22 @@ def generate(s: Params, seed: int) -> ScenarioData:
         template = st.template if n % 2 == 0 else _other(rng, len(st.relation.facts),
                                                             st.template)
         item = state(st.relation, f.subject, f.value, template, avoid=(f.item.source,))
-        corroborations.append(Corroboration(fi, item, f.question))
+        q = asking.wordings(ask, _cores(st.relation.questions, f.subject), 1,
+                            taken=f.wordings)
+        corroborations.append(Corroboration(fi, item, q[0]))
 
-    gate = build_gate(s, rng, stamp, noise, _gate_texts(s, rng, names, stated))
-    for g in gate:  # a copy says what its original says
+    texts, clean_said = _gate_texts(s, rng, names, stated)
+    gate = build_gate(s, rng, stamp, noise, texts)
+    for g in gate:  # a copy says what its original says; a clean fact what it was made to
         if g.copy_of is not None:
             stated[g.item.id] = stated[g.copy_of]
+        elif g.kind == "clean" and bare(g.item.text) in clean_said:
+            stated[g.item.id] = clean_said[bare(g.item.text)]
+    copied = {g.copy_of for g in gate if g.copy_of}
+    asides = [Aside(i, tuple(asking.wordings(
+        ask, _cores(stated[i.id].relation.questions, stated[i.id].subject), ASIDE_WORDINGS)))
+        for i in [*noise, *(g.item for g in gate if g.kind == "clean")]
+        if i.id in stated and i.id not in copied]
     return ScenarioData(
         seed=seed,
         facts=tuple(facts),
@@ -148,6 +176,7 @@ def generate(s: Params, seed: int) -> ScenarioData:
         gate=tuple(gate),
         reinforce=tuple(reinforce),
         corroborations=tuple(corroborations),
+        asides=tuple(asides),
         stated={i: Statement(x.subject, x.relation.name, x.value) for i, x in stated.items()},
         stats={"question_overlap": question_overlap(
             probe=([f.question for f in facts], [f.item.text for f in facts],
@@ -171,8 +200,14 @@ def fragment(rel: Relation, template: str, subj: str) -> str | None:
     return _cap(head) if len(head.split()) >= 3 else None
 
 
+def _cores(questions: tuple[str, ...], subject: str) -> list[str]:
+    return [_cap(q.format(s=subject)) for q in questions]
+
+
 def _gate_texts(s: Params, rng: random.Random, names: NamePools,
-                stated: dict[str, _Stated]) -> GateTexts:
+                stated: dict[str, _Stated]) -> tuple[GateTexts, dict[str, _Stated]]:
+    """The gate's texts, and what each clean fact states (by its bare text)."""
+    said: dict[str, _Stated] = {}
     shorts = iter(sample(rng, vocab.SHORT_TEXTS, s.gate_short))
     short_facts = iter(clean_short_facts(rng, s.gate_clean_short))
     relations = iter(_relations(rng, s.gate_clean + s.gate_fragment))
@@ -191,7 +226,11 @@ def _gate_texts(s: Params, rng: random.Random, names: NamePools,
     def clean() -> tuple[str, tuple[str, ...]]:
         rel = next(relations)
         subj, value = names.draw(rel.subject), names.draw(rel.value)
-        return _cap(rng.choice(rel.facts).format(s=subj, v=value)), _tags(rel, subj)
+        t = rng.randrange(len(rel.facts))
+        text = _cap(rel.facts[t].format(s=subj, v=value))
+        said[bare(text)] = _Stated(rel, subj, value, t)
+        return text, _tags(rel, subj)
 
     return GateTexts(short=lambda: next(shorts), paraphrase=paraphrase, fragment=cut,
-                     clean=clean, clean_short=lambda: (next(short_facts), ()))
+                     clean=clean, clean_short=lambda: (next(short_facts), ()),
+                     person=lambda: names.draw("person"), plain_share=0.25), said

@@ -112,6 +112,17 @@ CHITCHAT = (
     "fine by me, thanks", "ok, noted, thanks", "hi, how are you?", "thank you, have a nice day",
 )
 
+# The same, naming someone and carrying a number, as facts do: {first} a first name,
+# {full} a full name nobody is asked about, {n} {m} {d} {h} {y} numbers, {month}.
+CHITCHAT_NAMED = (
+    "haha {first}, {n} more days to go", "thanks {first}!! see you at {h}",
+    "ok {first}, {n} minutes and I'm there", "lol {first} that was {n} years ago",
+    "morning {first}, coffee at {h}?", "cheers {first}, talk at {h} then",
+    "{first} you legend, {n} out of {m} haha", "happy friday {first}, {n} hours left lol",
+    "omg {first} yes, {m} minutes tops", "ok ok {first}, round {n} it is",
+    "sure {first}, after {h} works for me", "nice one {first}, that makes {n} of us",
+)
+
 # Refusable: signatures, disclaimers and notices that come with messages, not facts.
 BOILERPLATE = (
     "Sent from my phone. Please excuse any typos.",
@@ -139,6 +150,51 @@ BOILERPLATE = (
     "Please rate your experience with our service today.",
     "Thanks and regards, sent on behalf of the team",
 )
+
+BOILERPLATE_NAMED = (
+    "Sent from {full}'s phone, {d} {month}",
+    "Meeting notes taken by {full}, page {n} of {m}",
+    "Forwarded by {full} on {d} {month} {y}",
+    "Signed, {full} ({d}/{n}/{y})",
+    "This message was sent by {full} to {m} recipients.",
+    "Page {n} of {m}. Prepared by {full}, {month} {y}.",
+    "Automatic reply from {full}: back on {d} {month}.",
+    "Posted by {full} at {h}:{m} in the general channel",
+    "Calendar invite from {full}: {d} {month}, {h} pm",
+    "Draft {n} of {m}, last saved by {full}",
+    "Shared by {full} with {m} people",
+    "Transcript {n}, recorded by {full} on {d} {month}",
+)
+MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
+          "September", "October", "November", "December")
+
+# Clean, in junk's form: real facts with no name and no number.
+PLAIN_FACTS = (
+    "The {room} on the {ordinal} floor is closed for repairs.",
+    "The {thing} in the {room} runs on {fuel}.",
+    "The {meeting} is held in the {room} from now on.",
+    "The {team} team sits next to the {room}.",
+    "The {thing} in the {room} needs a new {part}.",
+    "The back door of the {room} sticks in wet weather.",
+    "Parking behind the {room} is for visitors only.",
+    "The key to the {room} hangs by the {thing}.",
+    "The {team} team orders lunch from the bakery on the corner.",
+    "The {meeting} moved to the {room} on the {ordinal} floor.",
+    "Only the {team} team can book the {room}.",
+    "The {room} is the one the {meeting} takes place in.",
+    "The {thing} on the {ordinal} floor was replaced.",
+)
+PLAIN_FILLERS = {
+    "room": ("kitchen", "library", "workshop", "archive room", "print room", "basement",
+             "canteen", "boardroom", "post room", "studio"),
+    "ordinal": ("second", "third", "fourth", "top", "ground"),
+    "thing": ("kettle", "printer", "kiln", "boiler", "lift", "coffee machine", "shredder",
+              "projector"),
+    "fuel": ("gas", "oil", "solar power", "wood pellets", "mains power"),
+    "meeting": ("stand-up", "planning meeting", "staff lunch", "budget review", "book club"),
+    "team": ("design", "sales", "finance", "legal", "support", "payroll"),
+    "part": ("filter", "fuse", "hinge", "cable", "belt"),
+}
 
 # Clean but short: real facts about people given only a short first name (never one of
 # FIRST_NAMES), some of them two words long, which a word-count rule refuses.
