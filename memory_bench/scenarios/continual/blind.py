@@ -238,7 +238,7 @@ def blind_script(p: ContinualParams, data: ScenarioData) -> Script:
         if u is not None:
             new_at = max([pos[u.item.id], *(pos[h] for h in u.history_ids)])
             olds = (f.item.id, *u.history_ids)
-            past = bool(u.past_wordings) and later == 3 and rng.random() < 0.5
+            past = bool(u.past_wordings) and later == 3
             for _ in range(later - 1 - past):
                 mine.append(plan.ask(Probe(words.take(k, u.all_wordings, pool), (u.item.id,),
                                            "update", outrank=olds, key=k), plan.soon(new_at)))
