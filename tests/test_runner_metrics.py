@@ -123,7 +123,7 @@ def test_failing_backend_is_recorded_and_others_run(tmp_path: Path) -> None:
 def test_records_allow_recomputation_and_file_is_complete(tmp_path: Path) -> None:
     _, cfg = _run(tmp_path, ["fake-perfect"], seeds=[0, 1])
     saved = load_result(cfg.out)
-    assert saved.schema == "memory-bench/2.0"
+    assert saved.schema == "memory-bench/2.1"
     assert saved.status == "complete"
     run = saved.backends[0].runs[1]
     probes = [p for p in run.records.probes if p.tag == "probe"]
