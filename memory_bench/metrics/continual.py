@@ -60,8 +60,7 @@ CONTINUAL_METRICS: tuple[Metric, ...] = (
             section="other", description="share of the fact probes whose fact is in the top 5",
             **_share(kinds.hit_at(5), "probe")),
     declare("recall1_after", "recall@1 after", reads=("reprobe",),
-            description="share of the re-probes (the facts asked again after the "
-                        "interference) whose fact is ranked first",
+            description="recall@1 of the same probes after interference",
             **_share(kinds.hit_at(1), "reprobe")),
     declare("retention", "retention", reads=("probe", "reprobe"), axis="quality",
             description="of the facts found in the top k at their first probe, the share "
@@ -121,9 +120,6 @@ CONTINUAL_METRICS: tuple[Metric, ...] = (
             description="self-reported: mean strength after - before over the reinforced "
                         "cells, as the backend reports it (a count of reads reported as "
                         "strength earned 2.833); reinforcementDelta measures the effect",
-            caveat="`strengthDelta` is self-reported: the backend's own strength number, "
-                   "which it may define as it likes, so it is not in the headline; "
-                   "`reinforcementDelta` measures reinforcement by ranks alone.",
             outcomes=kinds.strength_outcomes("reinforce"), aggregate="mean"),
     declare("forgottenReturned", "forgotten back", reads=("forgotten",),
             needs=Capability.FORGET, higher_is_better=False,
