@@ -131,6 +131,14 @@ class MetricSpec:
     def share(self) -> bool:
         return self.bounds == (0.0, 1.0)
 
+    @property
+    def definition(self) -> tuple[Any, ...]:
+        """What the metric's value depends on: the tags it reads, how its rows make it,
+        what it needs and what it says it measures (a redefinition says so in its
+        description). Two files whose declarations differ here hold different metrics
+        under one name: issue 34's retention, for one."""
+        return self.reads, self.aggregate, self.needs, self.description
+
     def places(self, value: float) -> int:
         if self.small_digits is not None and value != 0 and abs(value) < 1:
             return min(4, max(self.decimals,
