@@ -62,7 +62,7 @@ def quality(path: Path) -> dict[tuple[str, int], dict[str, float | None]]:
 
 
 def differences(a: Path, b: Path) -> list[str]:
-    """Quality metrics that differ beyond float noise (rshl's reinforcementDelta moves
+    """Quality metrics that differ beyond float noise (rshl's strengthDelta moves
     in its ninth digit between two runs of one executor)."""
     qa, qb = quality(a), quality(b)
     out = [f"{key}: only in one run" for key in qa.keys() ^ qb.keys()]

@@ -10,7 +10,7 @@ memory_bench_register_scenarios(registry)``.
 from __future__ import annotations
 
 __version__ = "0.2.0"
-SCHEMA = "memory-bench/2.0"
+SCHEMA = "memory-bench/2.1"
 
 from memory_bench.contract.backend import (  # noqa: E402
     Backend,

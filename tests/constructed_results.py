@@ -13,7 +13,8 @@ from memory_bench.scenarios.continual.caveats import continual_caveats
 
 BASE_METRICS = {m.name: 0.5 for m in METRICS}
 BASE_METRICS.update(latency_p50_ms=1.0, latency_p95_ms=2.0, ingest_items_per_s=1000.0,
-                    reinforcementDelta=None, gateRecall=None, falseRefusals=None)
+                    reinforcementDelta=None, strengthDelta=None, gateRecall=None,
+                    falseRefusals=None)
 
 
 def backend(label: str, per_seed: dict[str, list[float | None]], *,

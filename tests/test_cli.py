@@ -51,7 +51,7 @@ def test_run_writes_result_with_every_metric(cli) -> None:
     assert "fake-perfect" in out.stdout and "recall@1" in out.stdout
     assert out.stderr == ""  # --quiet and not a terminal: no progress, no chatter
     doc = json.loads((cli.cwd / "r.json").read_text())
-    assert doc["schema"] == "memory-bench/2.0"
+    assert doc["schema"] == "memory-bench/2.1"
     run = doc["backends"][0]["runs"][0]
     names = {m.name for m in METRICS}
     per_kind = {"gateRecall/" + k for k in ("empty", "short", "duplicate")}
@@ -149,7 +149,7 @@ def test_report_formats_and_bad_files(cli) -> None:
     assert md.returncode == 0 and md.stdout.startswith("# memory-bench comparison")
     assert "| fake-perfect [structured] |" in md.stdout  # it reads smoke's tags
     js = cli("report", "r.json", "--format", "json")
-    assert json.loads(js.stdout)["schema"] == "memory-bench/2.0"
+    assert json.loads(js.stdout)["schema"] == "memory-bench/2.1"
     table = cli("report", "r.json", "--format", "table")
     assert "recall@1" in table.stdout
 

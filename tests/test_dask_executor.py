@@ -96,10 +96,10 @@ def test_same_numbers_as_the_process_executor(cli) -> None:
             if value is None or qb[key][name] is None:
                 assert value is qb[key][name], (key, name)
                 continue
-            # rshl's reinforcementDelta differs in its ninth digit between two runs of the
+            # rshl's strengthDelta differs in its ninth digit between two runs of the
             # *same* executor (float32 sums); every other metric is exactly equal.
             assert value == pytest.approx(qb[key][name], rel=1e-6, abs=1e-9), (key, name)
-            if name != "reinforcementDelta":
+            if name != "strengthDelta":
                 assert value == qb[key][name], (key, name)
     for ea, eb in zip(a.backends, b.backends, strict=True):
         for ra, rb in zip(ea.runs, eb.runs, strict=True):

@@ -18,10 +18,11 @@ def compute_metrics(records: Records, caps) -> dict:
 
 
 def probe(tag, expected, returned, old=None, latency=1.0, src=None, ts=None, wsrc=None,
-          wts=None):
+          wts=None, key=None):
     return ProbeRecord(tag, "q?", [expected], returned, [1.0] * len(returned), latency,
                        outrank=[] if old is None else [old], top_source=src, top_timestamp=ts,
-                       written_source=wsrc, written_timestamp=wts)
+                       written_source=wsrc, written_timestamp=wts,
+                       key=f"fact-{expected}" if key is None else key)
 
 
 def gate(item_id, kind, accepted, reason=None):
@@ -46,7 +47,7 @@ def test_update_win_and_stale_cases() -> None:
     assert m["staleRate"] == pytest.approx(3 / 5)
 
 
-def test_retention_is_null_when_nothing_recalled_before() -> None:
+def test_retention_is_null_when_nothing_found_before() -> None:
     r = SeedRecords(probes=[probe("probe", "a", ["b"]), probe("reprobe", "a", ["a"])])
     m = compute_metrics(r, ALL)
     assert m["recall1_before"] == 0.0
@@ -81,10 +82,11 @@ def test_gate_metrics_and_capability_nulls() -> None:
     ], strengths=reinforce("a", 0.2, 0.5) + reinforce("b", 0.4, 0.5))
     m = compute_metrics(r, ALL)
     assert m["gateRecall"] == 0.5 and m["falseRefusals"] == 0.5
-    assert m["reinforcementDelta"] == pytest.approx(0.2)
+    assert m["strengthDelta"] == pytest.approx(0.2)  # self-reported, out of the headline
+    assert m["reinforcementDelta"] is None  # no reinforced or control question was asked
     bare = compute_metrics(r, frozenset())
     assert bare["gateRecall"] is None and bare["falseRefusals"] is None
-    assert bare["reinforcementDelta"] is None
+    assert bare["strengthDelta"] is None
 
 
 def test_latency_percentiles_use_probe_and_reprobe_only() -> None:

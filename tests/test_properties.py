@@ -128,15 +128,17 @@ def test_metric_bounds(r: SeedRecords, caps: set[Capability]) -> None:
         if v is not None and metric.share:
             assert 0.0 <= v <= 1.0, metric.name
     if m["retention"] is not None:
-        assert m["retention"] >= 0.0
+        assert 0.0 <= m["retention"] <= 1.0
     if m["latency_p50_ms"] is not None:
         assert 0.0 <= m["latency_p50_ms"] <= m["latency_p95_ms"]
     if m["reinforcementDelta"] is not None:
-        assert -1.0 <= m["reinforcementDelta"] <= 1.0
+        assert -2.0 <= m["reinforcementDelta"] <= 2.0
+    if m["strengthDelta"] is not None:
+        assert -1.0 <= m["strengthDelta"] <= 1.0
     if Capability.GATE not in caps:
         assert m["gateRecall"] is None and m["falseRefusals"] is None
     if Capability.STRENGTH not in caps:
-        assert m["reinforcementDelta"] is None
+        assert m["strengthDelta"] is None
     assert m["recall1_before"] is None or m["recall1_before"] <= m["recall5_before"]
 
 

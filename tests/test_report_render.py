@@ -43,14 +43,15 @@ def _doc():
 
 def test_markdown_has_the_method_table_capabilities_verdicts_and_caveats() -> None:
     md = render_markdown(_doc())
-    head = ("| backend | runs ok | recall@1 | retention | updateWin | stale | provenance | "
+    head = ("| backend | runs ok | recall@1 | recall@1 after | retention | updateWin | stale | "
+            "provenance | "
             "prov. update | prov. sources | gateRecall | falseRefusals | reinforceΔ | "
             "forgotten back | p50 ms | p95 ms |")
     assert head in md
     assert "| rshl | 5/5 | 0.878 ± 0.016 |" in md
     rag_row = next(line for line in md.splitlines() if line.startswith("| rag | 4/5"))
     cells = [c.strip() for c in rag_row.strip("|").split("|")]
-    assert cells[9:12] == ["—", "—", "—"]  # gate metrics and reinforcement: not supported
+    assert cells[10:13] == ["—", "—", "—"]  # gate metrics (not supported), reinforcement
     assert "| rshl | yes | yes | yes | — | — | — |" in md  # ... gate consolidate persistent reads
     assert re.search(r"\| rshl \| rag \| ahead \+0\.[34]\d\d \|", md)
     # every comparison shows its effect, interval, test and Holm p
@@ -68,7 +69,10 @@ def test_markdown_has_the_method_table_capabilities_verdicts_and_caveats() -> No
 
 def test_a_metric_undefined_on_some_seeds_shows_its_n() -> None:
     doc = analyse(result(backend("A", {"retention": [1.0, None, 0.9, 0.95, None]})))
-    assert "| A | 5/5 | 0.500 ± 0.000 | 0.950 ± 0.124 (n=3) |" in render_markdown(doc)
+    # recall@1, recall@1 after (beside retention in the headline), retention: a share,
+    # its interval clipped to [0, 1]
+    assert ("| A | 5/5 | 0.500 ± 0.000 | 0.500 ± 0.000 | 0.950 [0.826, 1.000] (n=3) |"
+            in render_markdown(doc))
 
 
 class _Tags(HTMLParser):
@@ -97,7 +101,9 @@ def test_caveats_come_from_the_run() -> None:
     assert "5 seeds" in text and "0.0625" in text and "Holm's correction over all" in text
     assert "opaque ids" in text  # what backends were given
     assert "`rag` reports no gateRecall, falseRefusals (no `gate` capability)" in text
-    assert "reinforceΔ (no `strength` capability)" in text
+    # reinforceΔ reads ranks, needs no capability: only the data can leave it undefined
+    assert "reinforceΔ (the scenario asks no reinforced and control facts" in text
+    assert "reinforceΔ (no `strength` capability)" not in text
     assert "`rag` keeps no provenance, so it scores 0" in text
     assert "`rag` failed on 1 of 5 seeds" in text
     assert "ranking, not erasure" in text and "staleRate" in text

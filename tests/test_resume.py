@@ -149,6 +149,9 @@ def test_resume_refuses_changed_defaults_versions_and_data(cli, finished: Path) 
     d["scenario"]["data_hashes"]["0"] = "sha256:" + "0" * 64
     cases.append((d, "seed 0 now generates other data"))
     d = json.loads(json.dumps(doc))
+    d["scenario"]["generator_version"] = "0.9"  # e.g. before a metric was redefined
+    cases.append((d, "generator templated is version"))
+    d = json.loads(json.dumps(doc))
     d["backends"][0]["spec"] = "ghost"
     cases.append((d, "unknown backend 'ghost'"))
     for doc_case, message in cases:

@@ -49,7 +49,8 @@ def test_perfect_backend_scores_exactly(tmp_path: Path) -> None:
     # Strength from 0.5, s += 0.1 (1 - s) per top-1 retrieval: probed twice
     # (phases 2 and 5) before the reinforce phase, then 2 more queries.
     expected = 0.5 * (0.9**2 - 0.9**4)
-    assert m["reinforcementDelta"] == pytest.approx(expected)
+    assert m["strengthDelta"] == pytest.approx(expected)  # self-reported
+    assert m["reinforcementDelta"] is None  # smoke asks no reinforced or control question
     assert m["latency_p50_ms"] > 0 and m["latency_p95_ms"] >= m["latency_p50_ms"]
     assert m["ingest_items_per_s"] > 0
 
@@ -89,7 +90,7 @@ def test_forgetful_backend_loses_facts_under_interference(tmp_path: Path) -> Non
     assert m["updateWinRate"] == pytest.approx(want["win"])
     assert m["staleRate"] == pytest.approx(want["stale"]) and want["stale"] < 0.5
     assert m["gateRecall"] is None and m["falseRefusals"] is None  # no gate capability
-    assert m["reinforcementDelta"] is None  # no strength capability
+    assert m["strengthDelta"] is None  # no strength capability
 
 
 def test_partial_forgetting_gives_partial_retention(tmp_path: Path) -> None:
@@ -107,7 +108,7 @@ def test_no_provenance_scores_zero_by_construction(tmp_path: Path) -> None:
     assert m["recall1_before"] == 1.0
     assert m["provenanceAccuracy"] == 0.0  # 0, not null: METHOD.md's "by construction"
     assert m["gateRecall"] is None
-    assert m["reinforcementDelta"] is None
+    assert m["strengthDelta"] is None
 
 
 def test_failing_backend_is_recorded_and_others_run(tmp_path: Path) -> None:
@@ -122,7 +123,7 @@ def test_failing_backend_is_recorded_and_others_run(tmp_path: Path) -> None:
 def test_records_allow_recomputation_and_file_is_complete(tmp_path: Path) -> None:
     _, cfg = _run(tmp_path, ["fake-perfect"], seeds=[0, 1])
     saved = load_result(cfg.out)
-    assert saved.schema == "memory-bench/2.0"
+    assert saved.schema == "memory-bench/2.1"
     assert saved.status == "complete"
     run = saved.backends[0].runs[1]
     probes = [p for p in run.records.probes if p.tag == "probe"]

@@ -54,7 +54,8 @@ def test_share_interval_is_clipped_to_unit_range() -> None:
     assert s["ci_high"] == 1.0 and s["ci_low"] < s["mean"] < 1.0
     lat = summarize([0.1, 5.0, 0.1, 0.1, 0.1], bounds=metric_bounds(BY_NAME["latency_p95_ms"]))
     assert lat["ci_low"] == 0.0
-    assert metric_bounds(BY_NAME["reinforcementDelta"]) is None  # a delta may be negative
+    assert metric_bounds(BY_NAME["strengthDelta"]) is None  # self-reported, any number
+    assert metric_bounds(BY_NAME["reinforcementDelta"]) == (-2.0, 2.0)  # a rank gain
 
 
 def test_t_interval_is_wider_than_percentile_bootstrap_at_five_seeds() -> None:

@@ -276,6 +276,11 @@ def compare_runs(old: Result, new: Result, metrics: Iterable[str] | None = None
         notes.append("the scenarios differ: differences may come from the data, not the backend")
     elif old.scenario.data_hashes != new.scenario.data_hashes:
         notes.append("the data hashes differ for some seeds: those are compared unpaired")
+    redefined = [m.name for m in chosen if any(
+        o.name == m.name and o.definition != m.definition for o in old.metrics)]
+    if redefined:
+        notes.append(f"defined differently in the two files: {', '.join(redefined)} "
+                     "(their old and new values measure different things)")
     if _machine(old) != _machine(new):
         notes.append(f"different machines ({_machine(old)} vs {_machine(new)}): latency and "
                      "ingest rates are not comparable")

@@ -46,6 +46,7 @@ exchangeable on them); the interval is the one that speaks to other seeds.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -226,7 +227,10 @@ def _draws(agg: Aggregate, rows: PairedRows, binary: bool, rng: np.random.Genera
     table = np.vstack(per_seed)  # seeds x draws
     b = table.shape[1]
     pick = rng.integers(0, len(per_seed), size=(b, len(per_seed)))
-    with np.errstate(invalid="ignore"):
+    # A draw is NaN where its resampled questions cannot make the metric (a contrast
+    # whose resample holds no control): it is dropped, not warned about.
+    with np.errstate(invalid="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
         draws = np.nanmean(table[pick, np.arange(b)[:, None]], axis=1)
     return draws[np.isfinite(draws)]
 

@@ -58,6 +58,10 @@ def _rate(s: np.ndarray, n: int) -> np.ndarray:
     return _div(s[..., 0], s[..., 1])
 
 
+def _contrast(s: np.ndarray, n: int) -> np.ndarray:
+    return _div(s[..., 1], s[..., 0]) - _div(s[..., 3], s[..., 2])
+
+
 def _percentile(q: float) -> Callable[[np.ndarray], np.ndarray]:
     return lambda a: np.percentile(a[..., 0], q, axis=-1)
 
@@ -89,6 +93,15 @@ def _rate_value(rows: list[tuple[float, ...]]) -> float | None:
     return sum(_col(rows, 0)) / seconds if seconds > 0 else None
 
 
+def _contrast_value(rows: list[tuple[float, ...]]) -> float | None:
+    # (in group A, value if A, in group B, value if B) per question: mean of A's values
+    # minus mean of B's, None unless both groups have a question
+    a, b = sum(_col(rows, 0)), sum(_col(rows, 2))
+    if not rows or a <= 0 or b <= 0:
+        return None
+    return sum(_col(rows, 1)) / a - sum(_col(rows, 3)) / b
+
+
 def _percentile_value(q: float) -> Callable[[list[tuple[float, ...]]], float | None]:
     return lambda rows: float(np.percentile(_col(rows, 0), q)) if rows else None
 
@@ -106,6 +119,11 @@ AGGREGATES: dict[str, Aggregate] = {a.name: a for a in (
               _sum_ratio_value),
     Aggregate("rate", _rows_via_sums(_rate), _rate, "randomization",
               "sum of the first column / sum of the second (items / seconds)", _rate_value),
+    Aggregate("contrast", _rows_via_sums(_contrast), _contrast, "randomization",
+              "mean of the second column over the questions flagged in the first, minus the "
+              "mean of the fourth over those flagged in the third: two groups of questions "
+              "(reinforcementDelta: reinforced facts against their controls)",
+              _contrast_value),
     Aggregate("p50", _percentile(50), None, "bootstrap", "the median over questions",
               _percentile_value(50)),
     Aggregate("p95", _percentile(95), None, "bootstrap", "the 95th percentile over questions",

@@ -2,11 +2,23 @@
 
 Tags are the continual script's: ``probe`` (phase 2), ``reprobe`` (phase 5),
 ``update`` (phase 6), ``corroborate`` (6b), ``gate`` (phase 7), ``reinforce``
-(phase 8), the writes ``seed`` and ``interfere`` (phases 1 and 3), and the
-forget calls ``forget`` with the questions asked about what they forgot,
-``forgotten``, and about facts kept, ``kept`` (``scenarios/continual/forgetting.py``). Every
+(phase 8: the asks that reinforce, and the strength readings around them), the
+writes ``seed`` and ``interfere`` (phases 1 and 3), and the forget calls
+``forget`` with the questions asked about what they forgot, ``forgotten``, and
+about facts kept, ``kept`` (``scenarios/continual/forgetting.py``). The blind
+stream (issue 34) adds ``reinforced`` and ``control`` (each reinforced fact, and
+a matched fact that was not, asked again in fresh words after the reinforcement),
+``past`` (a question about a former value, answered by the old fact or its
+history item) and ``aside`` (a question about an item outside the facts). Every
 metric declares its per-question outcomes, so that backends are compared
 question by question (``memory_bench.analysis.paired``).
+
+No headline metric reads a number the backend reports about itself: retention and
+reinforcementDelta read only ranks (a ratio of recall@1 rose by answering worse at
+first, a strength reported as a count of reads earned 2.833; issue 34), and
+provenance compares the source and time a hit reports with what the harness wrote,
+so reporting cannot score above the truth. ``strengthDelta``, the backend's own
+strength number, is kept apart and labelled self-reported.
 """
 
 from __future__ import annotations
@@ -47,13 +59,16 @@ CONTINUAL_METRICS: tuple[Metric, ...] = (
     declare("recall5_before", "recall@5", reads=("probe",),
             section="other", description="share of the fact probes whose fact is in the top 5",
             **_share(kinds.hit_at(5), "probe")),
-    declare("recall1_after", "recall@1 after", reads=("reprobe",), section="other", terminal=False,
+    declare("recall1_after", "recall@1 after", reads=("reprobe",),
             description="recall@1 of the same probes after interference",
             **_share(kinds.hit_at(1), "reprobe")),
-    declare("retention", "retention", reads=("probe", "reprobe"), bounds=_RATE, axis="quality",
-            description="recall1_after / recall1_before",
-            undefined="recall@1 before interference was 0 on every seed",
-            outcomes=kinds.retention_outcomes("probe", "reprobe"), aggregate="ratio"),
+    declare("retention", "retention", reads=("probe", "reprobe"), axis="quality",
+            description="of the facts found in the top k at their first probe, the share "
+                        "still found in the top k at their re-probes after the "
+                        "interference (a fact asked again several times: the share of "
+                        "those asks that find it; every fact weighs the same)",
+            undefined="no fact was found in the top k before the interference",
+            outcomes=kinds.retention_outcomes("probe", "reprobe"), aggregate="sum_ratio"),
     declare("updateWinRate", "updateWin", reads=("update",),
             description="share of updated facts whose new item outranks the old in the top-k "
                         "(and the old value's history item, where the scenario writes one)",
@@ -66,6 +81,8 @@ CONTINUAL_METRICS: tuple[Metric, ...] = (
             description="share of updated facts whose old item (or its history item) is still "
                         "in the top-k",
             **_share(kinds.stale, "update")),
+    # Provenance is reported by the backend, but scored against what the harness wrote
+    # for the item (its source and timestamp): a report cannot score above the truth.
     declare("provenanceAccuracy", "provenance", reads=("probe",),
             description="share of fact probes whose top hit reports the source and timestamp "
                         "written for the item it names; 0 for a backend that reports none",
@@ -86,9 +103,23 @@ CONTINUAL_METRICS: tuple[Metric, ...] = (
     declare("falseRefusals", "falseRefusals", reads=("gate",),
             needs=Capability.GATE, higher_is_better=False,
             description="refused clean items / clean items", **_gate(among_accept=True)),
-    declare("reinforcementDelta", "reinforceΔ", reads=("reinforce",),
-            needs=Capability.STRENGTH, bounds=None,
-            description="mean strength after - before over the reinforced cells",
+    declare("reinforcementDelta", "reinforceΔ", reads=("reinforced", "control", "probe", "reprobe"),
+            bounds=(-2.0, 2.0),
+            description="mean gain in reciprocal rank (in the top k; 0 when absent) of the "
+                        "reinforced facts, asked again in fresh words after being asked P "
+                        "times, from their last probe or re-probe, minus the same mean "
+                        "over matched facts that were not reinforced: what being asked "
+                        "does to later retrieval, in [-2, 2], about 0 without reinforcement",
+            undefined="the scenario asks no reinforced and control facts (tags "
+                      "`reinforced`, `control`) after a probe or re-probe of them",
+            outcomes=kinds.reinforcement_outcomes("reinforced", "control",
+                                                  ("probe", "reprobe")),
+            aggregate="contrast"),
+    declare("strengthDelta", "strengthΔ (self-reported)", reads=("reinforce",),
+            needs=Capability.STRENGTH, bounds=None, section="other", terminal=False,
+            description="self-reported: mean strength after - before over the reinforced "
+                        "cells, as the backend reports it (a count of reads reported as "
+                        "strength earned 2.833); reinforcementDelta measures the effect",
             outcomes=kinds.strength_outcomes("reinforce"), aggregate="mean"),
     declare("forgottenReturned", "forgotten back", reads=("forgotten",),
             needs=Capability.FORGET, higher_is_better=False,
@@ -108,6 +139,19 @@ CONTINUAL_METRICS: tuple[Metric, ...] = (
             outcomes=kinds.forget_latency_outcomes("forget"),
             undefined="the scenario forgot nothing (forget_ids = forget_sources = 0)",
             description="median latency of the forget calls, timed by the harness"),
+    declare("pastWinRate", "pastWin", reads=("past",), section="other", terminal=False,
+            description="share of the questions about a former value whose old fact (or "
+                        "its history item) outranks the new value in the top-k: a memory "
+                        "that buries the past to win updates loses here",
+            undefined="the scenario asks no question about a former value (tag `past`)",
+            **_share(kinds.wins, "past")),
+    declare("recall1_aside", "recall@1 aside", reads=("aside",), section="other",
+            terminal=False,
+            description="share of the questions about items outside the facts (noise, "
+                        "interference, their new values) whose item is ranked first",
+            undefined="the scenario asks nothing about items outside the facts (tag "
+                      "`aside`)",
+            **_share(kinds.hit_at(1), "aside")),
     declare("latency_p50_ms", "p50 ms", reads=("probe", "reprobe"), axis="latency",
             aggregate="p50", **_LATENCY,
             description="median time of the query call in the probe and re-probe phases "

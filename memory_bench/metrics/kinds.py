@@ -21,6 +21,7 @@ __all__ = [
     "all_at",
     "any_at",
     "forget_latency_outcomes",
+    "found",
     "ingest_outcomes",
     "latency_outcomes",
     "ndcg",
@@ -28,6 +29,7 @@ __all__ = [
     "probe_outcomes",
     "reciprocal",
     "refused_outcomes",
+    "reinforcement_outcomes",
     "retention_outcomes",
     "scored_outcomes",
     "strength_outcomes",
@@ -114,15 +116,73 @@ def forget_latency_outcomes(*tags: str) -> Callable[[RecordView], Outcomes]:
     return f
 
 
-def retention_outcomes(before: str, after: str) -> Callable[[RecordView], Outcomes]:
-    """(hit@1 before, hit@1 after) per question asked in both phases: the ``ratio``
-    aggregate of these rows is retention."""
-    hit = hit_at(1)
+def found(p: ProbeRecord) -> bool:
+    """An expected id is anywhere in the top k the backend returned (the query asks for
+    k hits; the harness refuses more)."""
+    return p.best_rank(p.expected) is not None
 
+
+def _asks_by_key(probes: Iterable[ProbeRecord]) -> dict[str, list[ProbeRecord]]:
+    """Each question key's asks, in stream order (a key asked again, in new words, is
+    the same fact asked again)."""
+    out: dict[str, list[ProbeRecord]] = {}
+    for p in probes:
+        if p.key is not None:
+            out.setdefault(p.key, []).append(p)
+    return out
+
+
+def retention_outcomes(before: str, after: str) -> Callable[[RecordView], Outcomes]:
+    """Per fact asked under both tags: (found before, found before x share of its
+    ``after`` asks that find it); the ``sum_ratio`` of these rows is retention.
+
+    Found means in the top k, not first: a ratio of recall@1 rose by answering worse
+    before (swapping the top two hits of every first question raised it by 0.514,
+    issue 34), and in the top k a swap changes nothing. Found before is read at the
+    fact's *first* ``before`` ask, the one no later question can have helped; a fact
+    asked several times after weighs as one, by the share of those asks that find it.
+    A fact not found before is a row of zeros: it counts for neither side, and keeps
+    the same keys on both sides of a paired comparison."""
     def f(v: RecordView) -> Outcomes:
-        late = {p.key: p for p in v.probes(after) if p.key is not None}
-        return {str(p.key): (float(hit(p)), float(hit(late[p.key])))
-                for p in v.probes(before) if p.key in late}
+        first = {key: asks[0] for key, asks in _asks_by_key(v.probes(before)).items()}
+        out: Outcomes = {}
+        for key, asks in _asks_by_key(v.probes(after)).items():
+            if key in first:
+                was = float(found(first[key]))
+                out[key] = (was, was * sum(map(found, asks)) / len(asks))
+        return out
+    return f
+
+
+def reinforcement_outcomes(reinforced: str, control: str, baseline: tuple[str, ...]
+                           ) -> Callable[[RecordView], Outcomes]:
+    """Per fact checked under ``reinforced`` or ``control``: its gain in reciprocal rank
+    (RR, 0 when not in the top k), the mean RR of its check asks minus the RR of its
+    most recent ``baseline`` ask before the first check. A reinforced fact's row is
+    (1, gain, 0, 0), a control's (0, 0, 1, gain): the ``contrast`` of the rows is the
+    reinforced facts' mean gain minus the controls', in [-2, 2]. Only what the backend
+    returns enters it: no strength it reports can move it. A fact with no earlier
+    baseline ask has no gain to measure and no row."""
+    def f(v: RecordView) -> Outcomes:
+        last: dict[str, ProbeRecord] = {}  # the latest baseline ask per key, so far
+        start: dict[str, tuple[str, ProbeRecord | None]] = {}  # group, baseline at 1st check
+        checks: dict[str, list[ProbeRecord]] = {}
+        for p in v.probes(*baseline, reinforced, control):
+            if p.key is None:
+                continue
+            if p.tag in baseline:
+                last[p.key] = p
+                continue
+            start.setdefault(p.key, (p.tag, last.get(p.key)))
+            checks.setdefault(p.key, []).append(p)
+        out: Outcomes = {}
+        for key, (group, base) in start.items():
+            if base is None:
+                continue
+            asks = checks[key]
+            gain = sum(map(reciprocal, asks)) / len(asks) - reciprocal(base)
+            out[key] = (1.0, gain, 0.0, 0.0) if group == reinforced else (0.0, 0.0, 1.0, gain)
+        return out
     return f
 
 

@@ -2,7 +2,12 @@
 
 One ``from_dict`` validates every field and reports the JSON path of the first
 problem; every module reads results through these classes. A 1.x file is
-migrated on load (``migrate.py``); the schema written is ``memory-bench/2.0``.
+migrated on load (``migrate.py``); the schema written is ``memory-bench/2.1``.
+
+A reader of 2.x reads any 2.y: 2.1 added the ``contrast`` aggregate (issue 34's
+reinforcementDelta), and from 2.1 on an aggregate this reader does not know reads as
+none (``metrics/spec.py``), so a later minor version's metric keeps its stored values
+and is compared seed by seed instead of being refused.
 """
 
 from __future__ import annotations
@@ -27,7 +32,7 @@ __all__ = [
     "ScenarioBlock",
 ]
 
-SCHEMA = "memory-bench/2.0"
+SCHEMA = "memory-bench/2.1"  # 2.1: the contrast aggregate
 STATUSES = ("ok", "failed", "timeout")
 RUN_STATUSES = ("running", "complete", "interrupted", "failed")
 

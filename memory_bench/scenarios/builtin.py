@@ -25,7 +25,9 @@ from memory_bench.scenarios.script import Script
 
 __all__ = ["continual_data", "continual_script_of", "memory_bench_register_scenarios"]
 
-VERSION = "2.0"  # 2.0: opaque ids, phase-free sources, tags only when structured
+# 2.0: opaque ids, phase-free sources, tags only when structured; 2.1: retention per fact
+# in the top k, reinforcementDelta by ranks against controls (issue 34)
+VERSION = "2.1"
 _MODULES = {
     "templated": "memory_bench.scenarios.generators.templated",
     "hard": "memory_bench.scenarios.generators.hard",

@@ -7,7 +7,8 @@ Whatever the command line also gives (``--scenario``/``--set``,
 refused with one line saying what differs: finishing a run under other
 parameters would mix two experiments in one table. The data each seed
 generates is regenerated and its hash compared too, so a changed generator is
-caught as well. Finished pairs are read from the run's pair files.
+caught as well, and so is a changed generator version (its metrics may have been
+redefined while its data stayed the same). Finished pairs are read from the run's pair files.
 """
 
 from __future__ import annotations
@@ -79,6 +80,12 @@ def _scenario(path: Path, result: Result, plugins: LoadedPlugins, name: str | No
                                  {**given.to_dict(), **given.params})
         if diff:
             raise ResumeError(f"cannot resume {path}: the scenario differs: {diff}")
+    gen = plugins.scenarios.get(block.generator)
+    if gen is not None and block.generator_version not in (None, gen.version):
+        # its metrics may have been redefined (issue 34's retention): finishing the run
+        # would put two definitions in one column
+        raise ResumeError(f"cannot resume {path}: generator {block.generator} is version "
+                          f"{gen.version} now, {block.generator_version} in the file")
     for seed, digest in sorted(block.data_hashes.items()):
         try:
             now = generate_script(plugins, scenario.ref(), int(seed)).data_hash

@@ -71,10 +71,11 @@ def test_the_rules_do_what_they_say(tmp_path: Path) -> None:
 # Rows whose gain on their target is paid for, beyond its interval, on what the rule
 # gives up by its nature (memory_bench.results.audit): the form gate, whose refusals by
 # final mark and source refuse clean items too (falseRefusals), and the position rule, which keeps
-# old facts by pushing every newer item down and so loses the updates. Retention is a
-# ratio of recall after to recall before interference, and interference is newer than its
-# facts by definition, so no order of the stream takes that gain away (a store that
-# ignores everything new keeps retention 1): it is read beside updateWinRate. The test
+# old facts by pushing every newer item down and so loses the updates. Retention is the
+# share of the facts found before the interference still found after it, and interference
+# is newer than its facts by definition, so no order of the stream takes that gain away (a
+# store that ignores everything new keeps retention 1): it is read beside updateWinRate
+# (and recall@1 after). The test
 # fails when such a row gains without paying, and when any other row gains at all.
 TRADES = {"audit-form-gate", "audit-oldest-first"}
 

@@ -26,5 +26,5 @@ def test_smoke_scenario_through_the_cli(tmp_path: Path) -> None:
     m = run["metrics"]
     assert m["recall1_before"] >= 0.9  # templated facts share their subject's name
     assert m["provenanceAccuracy"] == m["recall1_before"]  # every hit names its source
-    assert m["gateRecall"] is None and m["reinforcementDelta"] is None
+    assert m["gateRecall"] is None and m["strengthDelta"] is None
     assert m["staleRate"] == 1.0  # a frozen lexical store never erases

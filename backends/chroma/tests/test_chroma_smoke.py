@@ -48,7 +48,7 @@ def _check(result: Result) -> None:
         m = run.metrics
         assert m["recall1_before"] >= 0.75 and m["recall5_before"] == 1.0
         assert m["provenanceAccuracy"] == 1.0
-        for name in ("gateRecall", "falseRefusals", "reinforcementDelta"):
+        for name in ("gateRecall", "falseRefusals", "strengthDelta"):
             assert m[name] is None
 
 

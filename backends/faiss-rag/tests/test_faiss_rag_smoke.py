@@ -60,7 +60,7 @@ def test_smoke_scenario_end_to_end(tmp_path: Path) -> None:
             assert m["recall1_before"] >= 0.75 and m["recall5_before"] == 1.0
             assert m["provenanceAccuracy"] == 1.0
             # Not supported: null, never a silent 0.
-            for name in ("gateRecall", "falseRefusals", "reinforcementDelta"):
+            for name in ("gateRecall", "falseRefusals", "strengthDelta"):
                 assert m[name] is None
             assert m["latency_p50_ms"] > 0
             if "supersede=tags" in b.label:

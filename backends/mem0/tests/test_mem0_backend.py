@@ -215,7 +215,7 @@ def test_a_run_tries_no_network_and_writes_nothing_in_home(tmp_path: Path) -> No
         assert run["cleanup_ok"]
         m = run["metrics"]
         assert m["recall5_before"] == 1.0 and m["provenanceAccuracy"] == 1.0
-        assert m["gateRecall"] is None and m["reinforcementDelta"] is None
+        assert m["gateRecall"] is None and m["strengthDelta"] is None
 
 
 def test_bad_options_are_refused_before_any_pair(tmp_path: Path) -> None:

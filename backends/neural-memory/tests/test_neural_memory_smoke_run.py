@@ -30,4 +30,4 @@ def test_smoke_scenario_through_the_cli(tmp_path: Path) -> None:
         m = run["metrics"]
         assert m["recall1_before"] >= 0.5
         assert m["provenanceAccuracy"] == 0.0  # by construction: no source, no timestamp
-        assert m["gateRecall"] is None and m["reinforcementDelta"] is None
+        assert m["gateRecall"] is None and m["strengthDelta"] is None

@@ -29,7 +29,7 @@ def test_smoke_scenario_through_the_cli(tmp_path: Path) -> None:
         assert m["recall1_before"] >= 0.9 and m["retention"] >= 0.9
         assert m["provenanceAccuracy"] == 1.0
         assert m["gateRecall"] == 1.0 and m["falseRefusals"] == 0.0
-        assert m["reinforcementDelta"] > 0
+        assert m["strengthDelta"] > 0  # self-reported; reinforcementDelta reads asks
         # 4 updates on smoke: too few for a rate threshold; on the interleaved stream
         # (no stock update phrases) text supersession wins 1 of them on seed 0. The
         # update behaviour is tested by test_rshl_supersede*; here: it is measured.

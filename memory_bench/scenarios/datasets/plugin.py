@@ -13,7 +13,7 @@ from memory_bench.scenarios.script import Script
 
 __all__ = ["memory_bench_register_scenarios"]
 
-VERSION = "1.0"
+VERSION = "1.1"  # 1.1: jsonl's retention per fact in the top k (issue 34)
 _PACKAGE = "memory_bench.scenarios.datasets"
 _DESCRIPTIONS = {
     "locomo": "LoCoMo's ten long conversations (--set path=locomo10.json): every turn an "

@@ -33,7 +33,7 @@ from memory_bench.scenarios.script import (
 __all__ = ["PARAMETERS", "check", "generate", "memory_bench_register_scenarios",
            "validate_runbook"]
 
-VERSION = "1.0"
+VERSION = "1.1"  # 1.1: the continual metrics of issue 34 (retention, reinforcementDelta)
 PARAMETERS = (
     Option("path", str, None, "the runbook (memory-bench-runbook/1, TOML; docs/runbooks.md)"),
 )
