@@ -63,11 +63,13 @@ CONTINUAL_METRICS: tuple[Metric, ...] = (
             description="recall@1 of the same probes after interference",
             **_share(kinds.hit_at(1), "reprobe")),
     declare("retention", "retention", reads=("probe", "reprobe"), axis="quality",
-            description="of the facts found in the top k at their first probe, the share "
-                        "still found in the top k at their re-probes after the "
-                        "interference (a fact asked again several times: the share of "
-                        "those asks that find it; every fact weighs the same)",
-            undefined="no fact was found in the top k before the interference",
+            description="of the facts ranked first at their first probe, the share still "
+                        "ranked first at their re-probes after the interference (a fact "
+                        "asked again several times: the share of those asks that rank it "
+                        "first; every fact weighs the same); read it beside recall@1 before "
+                        "and after: a store that ranks unsure answers lower at first counts "
+                        "fewer, easier facts",
+            undefined="no fact was ranked first before the interference",
             outcomes=kinds.retention_outcomes("probe", "reprobe"), aggregate="sum_ratio"),
     declare("updateWinRate", "updateWin", reads=("update",),
             description="share of updated facts whose new item outranks the old in the top-k "
