@@ -92,14 +92,23 @@ class _Event:
 
 @dataclass
 class _Wordings:
-    """Each key's wordings, handed out so that no key is asked one string twice."""
+    """Each key's wordings, handed out so that no key is asked one string twice, in a
+    seeded order of their own: a generator lists its plainest wordings first, and the
+    fifth ask of a fact must not be harder than the first for that reason alone (the
+    reinforced facts' checks, asked after five asks, against controls asked after two)."""
 
+    seed: int
     used: dict[str, set[str]] = field(default_factory=dict)
     repeated: int = 0
 
+    def _order(self, key: str, pool: Sequence[str]) -> list[str]:
+        rank = {t: random.Random(f"memory-bench/blind/wording/{self.seed}/{key}/{t}").random()
+                for t in pool}
+        return sorted(pool, key=rank.__getitem__)
+
     def take(self, key: str, pool: Sequence[str], *more: Sequence[str]) -> str:
         used = self.used.setdefault(key, set())
-        for text in (*pool, *(t for m in more for t in m)):
+        for text in (*self._order(key, pool), *(t for m in more for t in self._order(key, m))):
             if text not in used:
                 used.add(text)
                 return text
@@ -208,7 +217,7 @@ def blind_script(p: ContinualParams, data: ScenarioData) -> Script:
     pos = {u[0].id: n + 1 for n, u in enumerate(units)}
     total = len(units)
     plan = _Plan(rng, pos, total)
-    words = _Wordings()
+    words = _Wordings(data.seed)
 
     def fkey(i: int) -> str:
         return f"fact-{i:04d}"
