@@ -177,3 +177,27 @@ def test_leaks_bad_input(cli, tmp_path, bad: tuple[str, ...]) -> None:
     assert out.returncode == 2
     assert len(out.stderr.strip().splitlines()) == 1
     assert not out_file.exists()
+
+
+def test_a_result_keeps_the_small_scan_and_the_caveats_quote_it() -> None:
+    from constructed_results import backend, result
+
+    from memory_bench.render.caveats import caveats
+    from memory_bench.results.model import Result
+
+    kept = {"scenario": "hard", "train_seeds": [100, 101, 102], "test_seeds": [0, 1],
+            "models": ["logistic"], "seconds": 3.0,
+            "scores": [{"contrast": "answer", "group": "structure", "auc": 0.806,
+                        "bound": 0.55, "strict": False, "ok": False},
+                       {"contrast": "gate:chitchat", "group": "form", "auc": 0.99997,
+                        "bound": 1.0, "strict": True, "ok": True}]}
+    r = result(backend("rag", {"gateRecall": [1.0] * 5}))
+    assert "leak_scan" not in r.to_dict()["scenario"]  # older results keep their shape
+    assert not any("leak scan" in c for c in caveats(r))
+    r.scenario.leak_scan = kept
+    back = Result.from_dict(json.loads(json.dumps(r.to_dict())))
+    assert back.scenario.leak_scan == kept
+    line = next(c for c in caveats(back) if "Learned leak scan" in c)
+    assert "1 of 2 bounds broken" in line and "answer structure 0.806 (≤ 0.55, LEAK)" in line
+    assert "gate:chitchat form >0.9999 (< 1)" in line  # never rounded up to a perfect 1
+    assert "`memory-bench leaks --scenario hard`" in line

@@ -74,9 +74,9 @@ def _seeds(seeds: tuple[int, ...] | list[int]) -> str:
 
 def leak_scan_caveat(scan: Mapping[str, Any], scenario: str) -> str | None:
     """The report's line on the small scan a run computed (None if it has none)."""
-    command = f"`memory-bench leaks --scenario {scenario}`"
     if not scan:
         return None
+    command = f"`memory-bench leaks --scenario {scan.get('scenario') or scenario}`"
     if "error" in scan:
         return (f"The learned leak scan could not run at the start of this run "
                 f"({scan['error']}); {command} runs it.")
