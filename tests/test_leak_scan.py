@@ -165,7 +165,7 @@ def test_leaks_command(cli, tmp_path) -> None:
     assert len(again.stderr.strip().splitlines()) == 1 and "exists" in again.stderr
     assert out_file.read_text() == before
     strict = cli(*args, "--strict")
-    assert strict.returncode == (1 if "LEAK" in strict.stdout else 0), strict.stderr
+    assert strict.returncode == (1 if "bound(s) broken" in strict.stdout else 0), strict.stderr
 
 
 @pytest.mark.parametrize("bad", [("--train-seeds", "0-3", "--test-seeds", "3-5"),

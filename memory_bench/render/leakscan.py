@@ -40,19 +40,19 @@ def render_leak_scan(found: LeakScan, width: int = 120) -> str:
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False,
                   title=f"learned leak scan: {found.scenario}, train seeds "
                         f"{_seeds(found.train_seeds)}, test seeds {_seeds(found.test_seeds)}")
-    for head, right in (("contrast", False), ("group", False), ("AUC", True), ("model", False),
-                        ("logistic", True), ("boosting", True), ("train (pos)", True),
-                        ("test (pos)", True), ("bound", True), ("", False)):
+    # The verdict first: a narrow terminal cuts the columns on the right.
+    for head, right in (("contrast", False), ("group", False), ("AUC", True), ("bound", True),
+                        ("", False), ("model", False), ("logistic", True), ("boosting", True),
+                        ("train (pos)", True), ("test (pos)", True)):
         table.add_column(head, justify="right" if right else "left", no_wrap=True)
     last = None
     for s in found.scores:
         if last is not None and s.contrast != last:
             table.add_section()
         last = s.contrast
-        table.add_row(s.contrast, s.group, _auc(s.auc), s.model or "too few",
-                      _auc(s.auc_logistic), _auc(s.auc_boosting),
-                      f"{s.n_train} ({s.positives_train})", f"{s.n_test} ({s.positives_test})",
-                      _bound(s), _verdict(s))
+        table.add_row(s.contrast, s.group, _auc(s.auc), _bound(s), _verdict(s),
+                      s.model or "too few", _auc(s.auc_logistic), _auc(s.auc_boosting),
+                      f"{s.n_train} ({s.positives_train})", f"{s.n_test} ({s.positives_test})")
     console = Console(width=width, color_system=None, force_terminal=False,
                       legacy_windows=False, soft_wrap=False)
     with console.capture() as cap:

@@ -633,7 +633,7 @@ def summary(scan: LeakScan) -> dict[str, Any]:
     return {"scenario": scan.scenario, "train_seeds": list(scan.train_seeds),
             "test_seeds": list(scan.test_seeds), "models": list(scan.models),
             "seconds": round(scan.seconds, 1),
-            "scores": [{"contrast": s.contrast, "group": s.group, "auc": round(s.auc or 0.0, 3),
+            "scores": [{"contrast": s.contrast, "group": s.group, "auc": round(s.auc or 0.0, 5),
                         "bound": s.bound, "strict": s.strict, "ok": s.ok} for s in keep]}
 
 
