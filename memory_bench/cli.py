@@ -73,6 +73,25 @@ def _names(text: str) -> list[str]:
     return names
 
 
+def _seed_list(text: str) -> tuple[int, ...]:
+    """An argparse type: seeds as ``100-109``, ``0,3,5`` or a mix, ascending, distinct."""
+    seeds: list[int] = []
+    try:
+        for part in text.split(","):
+            low, dash, high = part.strip().partition("-")
+            a = int(low)
+            b = int(high) if dash else a
+            if not 0 <= a <= b <= 2**31 - 1 or b - a >= MAX_SEEDS:
+                raise ValueError
+            seeds += range(a, b + 1)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected seeds such as 100-109 or 0,3,5, got {text!r}") from None
+    if len(set(seeds)) != len(seeds) or len(seeds) > MAX_SEEDS:
+        raise argparse.ArgumentTypeError(f"seeds repeat or are too many in {text!r}")
+    return tuple(sorted(seeds))
+
+
 def _parser() -> argparse.ArgumentParser:
     p = _Parser(
         prog="memory-bench",
@@ -215,6 +234,26 @@ def _parser() -> argparse.ArgumentParser:
                      dest="export_format", help="jsonl (memory-bench-jsonl/1, the default) or "
                      "runbook (memory-bench-runbook/1 TOML, run by --scenario runbook)")
     exp.add_argument("file", type=Path, help="the new file (never overwritten)")
+    lk = sub.add_parser("leaks", help="the learned leak scan: held-out ROC AUC of classifiers "
+                        "that predict the answer key from what a backend sees (docs/leaks.md)")
+    lk.add_argument("--scenario", default="hard", metavar="NAME|PATH",
+                    help="scenario name in scenarios/ or a TOML file (default: hard)")
+    lk.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                    help="override a scenario parameter (repeatable)")
+    lk.add_argument("--train-seeds", type=_seed_list, default=tuple(range(100, 110)),
+                    metavar="SEEDS", help="fit on these seeds (default: 100-109, which no "
+                    "published run uses)")
+    lk.add_argument("--test-seeds", type=_seed_list, default=tuple(range(10)), metavar="SEEDS",
+                    help="score on these seeds (default: 0-9, the published ones)")
+    lk.add_argument("--model", action="append", choices=("logistic", "boosting"), default=[],
+                    help="fit only this model (repeatable; default: both, the larger AUC "
+                         "reported)")
+    lk.add_argument("--negatives", type=_int_in(1, 10_000), default=40, metavar="N",
+                    help="candidates drawn per question beside its answers (default: 40)")
+    lk.add_argument("--json", type=Path, metavar="FILE",
+                    help="also write the numbers to this new file (never overwritten)")
+    lk.add_argument("--strict", action="store_true",
+                    help="exit 1 when a bound is broken (default: report, exit 0)")
     return p
 
 

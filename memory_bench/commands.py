@@ -280,6 +280,41 @@ def cmd_export(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_leaks(args: argparse.Namespace) -> int:
+    from memory_bench.harness.leakscan import scan_scenario
+    from memory_bench.render.leakscan import render_leak_scan
+    from memory_bench.render.table import terminal_width
+    from memory_bench.results.paths import OutputError, check_writable
+    from memory_bench.scenarios.spec import load_scenario
+    from memory_bench.session.plan import overrides
+
+    both = sorted(set(args.train_seeds) & set(args.test_seeds))
+    if both:
+        raise BadInput(f"--train-seeds and --test-seeds share seed {both[0]}: a held-out "
+                       "score needs seeds the models never saw")
+    if args.json is not None:
+        if args.json.exists():
+            raise OutputError(f"{args.json} exists; leaks never overwrites a file")
+        check_writable(args.json)
+    loaded = _plugins()
+    scenario = load_scenario(args.scenario, overrides(args.set), registry=loaded.scenarios)
+    scenario.check_seeds([*args.train_seeds, *args.test_seeds])
+    found = scan_scenario(loaded, scenario.name, scenario.ref(), args.train_seeds,
+                          args.test_seeds, models=args.model or ("logistic", "boosting"),
+                          negatives=args.negatives)
+    print_or_reader_left(render_leak_scan(found, terminal_width()))
+    if args.json is not None:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            with args.json.open("x", encoding="utf-8") as fh:  # never over a file made meanwhile
+                json.dump(found.to_dict(), fh, indent=1)
+                fh.write("\n")
+        except FileExistsError:
+            raise OutputError(f"{args.json} exists; leaks never overwrites a file") from None
+        _err(f"scan: {args.json}")
+    return 1 if args.strict and found.violations() else 0
+
+
 def cmd_site(args: argparse.Namespace) -> int:
     from memory_bench.site import build_site
 
@@ -294,4 +329,5 @@ def cmd_site(args: argparse.Namespace) -> int:
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "backends": cmd_backends, "scenarios": cmd_scenarios, "plan": cmd_plan, "check": cmd_check,
     "run": cmd_run, "report": cmd_report, "compare": cmd_compare, "validate": cmd_validate,
-    "export": cmd_export, "sweep": cmd_sweep, "site": cmd_site}
+    "export": cmd_export, "sweep": cmd_sweep, "site": cmd_site,
+    "leaks": cmd_leaks}

@@ -32,6 +32,7 @@ from memory_bench import interrupts
 from memory_bench.harness import livestore, workdirs
 from memory_bench.harness.executors import RECOVERY_TIMEOUT, Executor, Job, make_executor
 from memory_bench.harness.isolation import DEFAULT_TIMEOUT
+from memory_bench.harness.leakscan import CONTINUAL_GENERATORS, quick_scan
 from memory_bench.harness.pair import PairSpec, generate_script, pair_prefix
 from memory_bench.harness.progress import Progress
 from memory_bench.harness.vectors import ENCODE_MODES, Tables, build_tables, plan_vectors
@@ -165,6 +166,10 @@ def _pending(cfg: RunConfig, result: Result, ex: Executor, root: Path | None) ->
             if done is None or not done.ok:
                 todo.append((si, index, sel))
                 scripts[seed] = script
+    if not result.scenario.leak_scan and cfg.scenario.generator in CONTINUAL_GENERATORS:
+        # The small learned leak scan, once per run (seconds): the report quotes it.
+        result.scenario.leak_scan = quick_scan(cfg.plugins, cfg.scenario.name,
+                                               cfg.scenario.ref())
     tables, plan = None, None
     if cfg.encode == "once" and root is not None:
         plan = plan_vectors([sel for _, _, sel in todo])

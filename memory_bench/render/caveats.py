@@ -9,6 +9,7 @@ renderer escapes it for its own format.
 
 from __future__ import annotations
 
+from memory_bench.render.leakscan import leak_scan_caveat
 from memory_bench.results.model import BackendEntry, Result
 
 __all__ = ["backend_notes", "caveats", "missing_metrics"]
@@ -185,6 +186,9 @@ def caveats(result: Result) -> list[str]:
                "the right item's id is among the backend's first hits; what an LLM would do "
                "with the hits is not measured.")
     out += scenario[2:]
+    scan = leak_scan_caveat(result.scenario.leak_scan, result.scenario.name)
+    if scan:
+        out.append(scan)
     out += [_machine(result), _latency(result)]
     broken = result.manifest.get("broken_plugins") or []
     for b in broken:

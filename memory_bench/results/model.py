@@ -268,6 +268,9 @@ class ScenarioBlock:
     caveats: list[str] = field(default_factory=list)
     # What backends were given, from the items written (Script.exposure), over seeds.
     exposure: dict[str, Any] = field(default_factory=dict)
+    # The small learned leak scan a continual run computes when it starts
+    # (harness/leakscan.py's quick_scan); {} where none ran.
+    leak_scan: dict[str, Any] = field(default_factory=dict)
 
     def structure(self) -> list[str]:
         """Item structure beyond text, source and timestamp that some item carried
@@ -287,6 +290,7 @@ class ScenarioBlock:
             "params": dict(self.params), "seeds": self.seeds, "seed_base": self.seed_base,
             "data_hashes": dict(self.data_hashes), "data_stats": dict(self.data_stats),
             "caveats": list(self.caveats), "exposure": dict(self.exposure),
+            **({"leak_scan": dict(self.leak_scan)} if self.leak_scan else {}),
         }
 
     @classmethod
@@ -299,7 +303,7 @@ class ScenarioBlock:
             data_hashes=r.mapping("data_hashes", lambda x: x._check_self(
                 lambda v: isinstance(v, str), "a string"), default={}),
             data_stats=r.obj("data_stats", {}), caveats=r.str_list("caveats", default=[]),
-            exposure=r.obj("exposure", {}),
+            exposure=r.obj("exposure", {}), leak_scan=r.obj("leak_scan", {}),
         )
 
 
