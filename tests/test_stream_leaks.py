@@ -25,8 +25,10 @@ def test_no_leak_beyond_its_bound(name: str, seed: int) -> None:
     leaks = stream_leaks(s, d)
     assert leak_violations(leaks) == [], leaks
     assert leaks["answer_in_last_write"] == 0.0
-    # Only the stream's very first burst can have no question before it.
-    assert leaks["answer_since_last_question"] <= 1 / leaks["questions"]
+    # Questions fall wherever writes do: hardly one waits for its answer with no other
+    # question between (the stream's first burst, and a question squeezed in before a
+    # forget call).
+    assert leaks["answer_since_last_question"] <= 0.01
 
 
 @pytest.mark.parametrize(("name", "seed"), CASES)

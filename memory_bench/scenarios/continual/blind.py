@@ -185,13 +185,14 @@ class _Plan:
         return after + REPROBE_GAP + self.rng.expovariate(1.0 / LATER)
 
     def ask(self, step: Step, target: float, deadline: float = math.inf,
-            floor: float = 0.0) -> _Ask:
+            floor: float = 0.0, hard: bool = True) -> _Ask:
         """``step`` at ``target`` writes; one that would fall at or past ``deadline`` is
-        squeezed into the room left after ``floor`` (less interference: counted)."""
+        squeezed into the room left after ``floor`` (less interference: counted). A
+        ``hard`` deadline is a write the ask must precede; a soft one, a drawn moment."""
         if target >= deadline - 1:
             target = floor + 0.5 + self.rng.random() * max(0.0, deadline - 1.5 - floor)
             self.squeezed += 1
-        a = _Ask(step, target, deadline, tie=self.rng.random())
+        a = _Ask(step, target, deadline if hard else math.inf, tie=self.rng.random())
         self.asks.append(a)
         return a
 
@@ -228,6 +229,22 @@ def blind_script(p: ContinualParams, data: ScenarioData) -> Script:
     last_ask: dict[str, list[_Ask]] = {}  # fact key -> its asks before any forget
 
     # Facts: early asks, then later ones (an updated fact: one re-probe, then the update's).
+    with_history = (sum(u.history is not None for u in data.updates) / len(data.updates)
+                    if data.updates else 0.0)
+    turn_rng = rng_for("turns")
+
+    def turn(item_id: str) -> tuple[float, float]:
+        """A moment drawn as a new value's is (and, as often as an update has a history
+        item, a second one after it, as its history item's): every fact and aside is
+        asked once before it and its other later asks after, so that an update question
+        comes when an unchanged fact's later asks do."""
+        lo = min(key[item_id] + LATER_MIN, 0.999)
+        v = (lo + turn_rng.random() * (1.0 - lo)) * total
+        after = v + turn_rng.random() * (total - v) if turn_rng.random() < with_history else v
+        return v, after
+
+    # Facts: early asks; one later ask before the fact's turn (its new value, its
+    # restatement, or a moment drawn alike) and the others after it.
     for i, f in enumerate(facts):
         k = fkey(i)
         pool = f.all_wordings
@@ -239,47 +256,68 @@ def blind_script(p: ContinualParams, data: ScenarioData) -> Script:
         mine = list(firsts)
         u = updated.get(i)
         c = restated.get(i)
-        stop = pos[u.item.id] if u else pos[c.item.id] if c else math.inf
-        n_reprobe = 1 if u else later
-        for _ in range(n_reprobe):
-            mine.append(plan.ask(Probe(words.take(k, pool), (f.item.id,), "reprobe", key=k),
-                                 plan.later(start), deadline=stop, floor=start))
+        v, v_after = turn(f.item.id)
         if u is not None:
-            new_at = max([pos[u.item.id], *(pos[h] for h in u.history_ids)])
+            v, v_after = pos[u.item.id], max([pos[u.item.id], *(pos[h] for h in u.history_ids)])
+        elif c is not None:
+            v = v_after = pos[c.item.id]
+        mine.append(plan.ask(Probe(words.take(k, pool), (f.item.id,), "reprobe", key=k),
+                             plan.later(start), deadline=v, floor=start,
+                             hard=u is not None or c is not None))
+        if u is not None:
             olds = (f.item.id, *u.history_ids)
             past = bool(u.past_wordings) and later == 3
             for _ in range(later - 1 - past):
                 mine.append(plan.ask(Probe(words.take(k, u.all_wordings, pool), (u.item.id,),
-                                           "update", outrank=olds, key=k), plan.soon(new_at)))
+                                           "update", outrank=olds, key=k), plan.soon(v_after)))
             if past:
                 mine.append(plan.ask(Probe(words.take(k, u.past_wordings), olds, "past",
-                                           outrank=(u.item.id,), key=k), plan.soon(new_at)))
-        if c is not None:
-            mine.append(plan.ask(Probe(words.take(k, (c.question,), pool),
-                                       (f.item.id, c.item.id), "corroborate", key=k),
-                                 plan.soon(pos[c.item.id])))
+                                           outrank=(u.item.id,), key=k), plan.soon(v_after)))
+        elif c is not None:
+            for _ in range(later - 1):
+                mine.append(plan.ask(Probe(words.take(k, (c.question,), pool),
+                                           (f.item.id, c.item.id), "corroborate", key=k),
+                                     plan.soon(v_after)))
+        else:
+            for _ in range(later - 1):
+                mine.append(plan.ask(Probe(words.take(k, pool), (f.item.id,), "reprobe",
+                                           key=k), max(plan.soon(v_after), start + REPROBE_GAP)))
         last_ask[k] = mine
 
-    # Asides: as many items outside the facts, asked on the same schedule.
+    # Asides: half as many items outside the facts, asked on the same schedule (an
+    # item given a new value later: its turn is that value's write).
     asides = list(data.asides)
     rng.shuffle(asides)
     for n, a in enumerate(sorted(asides[:len(facts) // 2], key=lambda a: a.item.id)):
         k = f"aside-{n:04d}"
         early, later = _early_later(rng)
-        stop = pos.get(a.until, math.inf) if a.until else math.inf
         at = pos[a.item.id]
         firsts = [plan.soon(at) for _ in range(early)]
-        times = firsts + [plan.later(max(firsts)) for _ in range(later)]
-        for t in times:
-            if t < stop - 1:  # a renewed item's later asks fit before its new value, or go
-                plan.ask(Probe(words.take(k, a.wordings), (a.item.id,), "aside",
-                               outrank=a.outrank, key=k), t, deadline=stop)
+        start = max(firsts)
+        if a.until in pos:
+            v = v_after = float(pos[a.until])
+        else:
+            v, v_after = turn(a.item.id) if a.item.id in key else (start, start)
 
-    # The reinforcement's controls, drawn first: forgetting must leave them alone.
+        def aside(t: float, deadline: float = math.inf, a=a, k=k, start=start) -> None:
+            if a.until and t >= deadline - 1:
+                return  # no room before the item's new value: not asked
+            plan.ask(Probe(words.take(k, a.wordings), (a.item.id,), "aside",
+                           outrank=a.outrank, key=k), t, deadline=deadline, floor=start,
+                     hard=bool(a.until))
+
+        for t in firsts:
+            aside(t, deadline=v)
+        aside(plan.later(start), deadline=v)
+        if not a.until:  # a renewed item's question has another answer after its turn
+            for _ in range(later - 1):
+                aside(max(plan.soon(v_after), start + REPROBE_GAP))
+
+    # The reinforcement's controls, drawn first: forgetting must leave them alone
+    # (at most a quarter of the free facts: a small scenario keeps facts to forget).
     busy = set(updated) | set(restated) | reinforced
     copied = {g.copy_of for g in data.gate if g.copy_of is not None}
     free = [i for i, f in enumerate(facts) if i not in busy and f.item.id not in copied]
-    # (at most a quarter of the free facts: a small scenario keeps facts to forget)
     controls = sorted(rng_for("controls").sample(free, min(len(free) // 4, len(reinforced))))
 
     # Forget calls: after the last earlier ask of what each forgets; follow-ups after it.
@@ -294,29 +332,50 @@ def blind_script(p: ContinualParams, data: ScenarioData) -> Script:
             by_fact[h] = fkey(u.fact)
     forget_at: dict[tuple[str, ...], int] = {}
     event_of: dict[str, int] = {}
+    span = total + TAIL  # the stream's length in asks' time, the reinforcement included
     for step in forgetting.forgets:
         assert isinstance(step, Forget)
         keys = {by_fact[i] for i in step.forgotten if i in by_fact}
         asks = [a for k in keys for a in last_ask.get(k, [])]
-        lo = max([a.target for a in asks] + [max(pos[i] for i in step.forgotten)])
-        at = max(lo + 1, total * (0.55 + 0.4 * rng.random()))
-        forget_at[step.forgotten] = len(plan.events)
-        event_of.update((i, len(plan.events)) for i in step.forgotten)
-        ev = _Event(step, at)
-        plan.events.append(ev)
+        # at a drawn point of the whole stream, after its facts' first asks (and an
+        # updated fact's update questions); a later ask that would fall after it is
+        # squeezed in before it, or dropped where there is no room
+        first = ("probe", "update", "past")
+        must = [a.target for a in asks if a.step.tag in first]
+        lo = max([*must, max(pos[i] for i in step.forgotten) + MIN_GAP])
+        at = max(lo + 1, total * (0.1 + 0.8 * rng.random()))
+        idx = forget_at[step.forgotten] = len(plan.events)
+        event_of.update((i, idx) for i in step.forgotten)
+        plan.events.append(_Event(step, at))
         for a in asks:
-            a.before = forget_at[step.forgotten]
+            if a.step.tag not in first and a.target >= at - 1:
+                floor = max(x.target for x in asks if x.step.tag == "probe")
+                if at - 1.5 - floor < 1:
+                    plan.asks.remove(a)
+                    continue
+                a.target = floor + 0.5 + rng.random() * (at - 1.5 - floor)
+                plan.squeezed += 1
+            a.before = idx
+
+    def follow(q: Probe, event: int) -> None:
+        """``q`` at a drawn point of the rest of the stream after ``event``, as likely
+        anywhere there as any other question."""
+        at = plan.events[event].pos
+        a = plan.ask(q, at + MIN_GAP + rng.random() * max(1.0, span - at - MIN_GAP))
+        a.after = event
+
+    forgets = list(range(len(plan.events)))
     for q in forgetting.questions:
         assert isinstance(q, Probe) and q.key is not None
         i = int(q.key.split("-")[1])
         u = updated.get(i)
         pool = facts[i].all_wordings if u is None else u.all_wordings
-        text = words.take(q.key, pool, facts[i].all_wordings)
-        events = ([event_of[i] for i in q.forgotten] if q.tag == "forgotten"
-                  else list(range(len(plan.events))))
-        a = plan.ask(replace(q, question=text),
-                     plan.soon(max((plan.events[e].pos for e in events), default=0.0)))
-        a.after = max(events, key=lambda e: plan.events[e].pos, default=None)
+        q = replace(q, question=words.take(q.key, pool, facts[i].all_wordings))
+        if q.tag == "forgotten":
+            follow(q, max((event_of[i] for i in q.forgotten),
+                          key=lambda e: plan.events[e].pos))
+        elif forgets:
+            follow(q, rng.choice(forgets))
 
     if p.consolidate:
         sleep = rng_for("sleep")
