@@ -332,7 +332,7 @@ def blind_script(p: ContinualParams, data: ScenarioData) -> Script:
             by_fact[h] = fkey(u.fact)
     forget_at: dict[tuple[str, ...], int] = {}
     event_of: dict[str, int] = {}
-    span = total + TAIL  # the stream's length in asks' time, the reinforcement included
+    span = float(total)  # follow-ups fall among the writes, as most questions do
     for step in forgetting.forgets:
         assert isinstance(step, Forget)
         keys = {by_fact[i] for i in step.forgotten if i in by_fact}

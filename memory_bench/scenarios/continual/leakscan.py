@@ -352,11 +352,19 @@ def _item_structure(o: Observed, it: _Item, *, position: bool) -> Row:
         "s:call_size": float(it.call_size), "s:call_pos": float(it.call_pos),
         "s:call_pos_rel": it.call_pos / it.call_size if it.call_size else 0.0,
         "s:call_digit": it.call_digit, "s:call_name": it.call_name,
-        "s:q_named_at_write": float(it.q_named), "s:qs_at_write": float(it.qs),
-        "s:forgets_at_write": float(it.forgets),
     }
+    # When the item came, counted in questions, forget calls and questions naming its
+    # person before it: for an item on its own (history, gate), where the schedule put
+    # it; between two candidates of one question, which is newer, i.e. recency under
+    # another name (a later item has had more of each before it), so there it goes to
+    # the recency group (_pair).
+    when = {"q_named_at_write": float(it.q_named), "qs_at_write": float(it.qs),
+            "forgets_at_write": float(it.forgets)}
     if position:  # item-level contrasts: where in the schedule the item was put
         row["s:position"] = it.w / o.writes if o.writes else 0.0
+        row.update({"s:" + k: v for k, v in when.items()})
+    else:
+        row.update({"r:" + k: v for k, v in when.items()})
     return row
 
 
@@ -384,7 +392,7 @@ def _pair(o: Observed, q: _Question, it: _Item) -> Row:
         ws = o.w_by_name.get(nm, [])
         k = bisect.bisect_right(ws, q.w)
         newest = newest or (k > 0 and ws[k - 1] == it.w)
-    row["s:q_named_since_write"] = float(since)
+    row["r:q_named_since_write"] = float(since)  # more for an older item: recency
     age = q.w - it.w
     row.update({"r:age_writes": float(age), "r:age_share": age / q.w if q.w else 0.0,
                 "r:age_questions": float(q.qi - it.qs), "r:age_bursts": float(q.burst - it.bursts),
