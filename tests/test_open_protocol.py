@@ -145,8 +145,9 @@ def test_deep_nesting_is_refused_not_a_recursion_error(cli) -> None:
 @pytest.mark.parametrize("path", PUBLISHED, ids=lambda p: p.name)
 def test_published_1_0_files_migrate_and_recompute_exactly(path: Path) -> None:
     """Every metric of a 1.0 file, recomputed by the declared metrics from its migrated
-    records, is the number the old harness stored (to the last bit). Metrics declared
-    since (update provenance, gate kinds) are computed too but were never stored."""
+    records, is the number the old harness stored (to the last bit); the two issue 34
+    redefined, by their old definitions. Metrics declared since (update provenance, gate
+    kinds) are computed too but were never stored."""
     result = load_result(path)
     assert result.migrated_from == "memory-bench/1.0" and result.schema == "memory-bench/2.0"
     gen = load_plugins(autoload=False).scenarios.get(result.scenario.generator)
@@ -156,7 +157,15 @@ def test_published_1_0_files_migrate_and_recompute_exactly(path: Path) -> None:
         for run in b.ok_runs():
             assert run.records is not None
             again = compute_metrics(gen.metrics, run.records, b.capabilities)
-            assert {k: again[k] for k in run.metrics} == run.metrics, (b.label, run.seed)
+            # issue 34 redefined two: the file's values are the old definitions, which the
+            # records still give (recall@1 after / before; the self-reported strength delta)
+            stored = dict(run.metrics)
+            old_retention = stored.pop("retention")
+            old_delta = stored.pop("reinforcementDelta")
+            assert {k: again[k] for k in stored} == stored, (b.label, run.seed)
+            assert old_retention == (again["recall1_after"] / again["recall1_before"]
+                                     if again["recall1_before"] else None)
+            assert old_delta == again["strengthDelta"], (b.label, run.seed)
             checked += 1
     assert checked == 35  # 7 backends x 5 seeds
 

@@ -105,8 +105,8 @@ CONTINUAL_METRICS: tuple[Metric, ...] = (
     declare("falseRefusals", "falseRefusals", reads=("gate",),
             needs=Capability.GATE, higher_is_better=False,
             description="refused clean items / clean items", **_gate(among_accept=True)),
-    declare("reinforcementDelta", "reinforceΔ", reads=("reinforced", "control", "probe", "reprobe"),
-            bounds=(-2.0, 2.0),
+    declare("reinforcementDelta", "reinforceΔ",
+            reads=("reinforced", "control", "probe", "reprobe"), bounds=(-2.0, 2.0),
             description="mean gain in reciprocal rank (in the top k; 0 when absent) of the "
                         "reinforced facts, asked again in fresh words after being asked P "
                         "times, from their last probe or re-probe, minus the same mean "
