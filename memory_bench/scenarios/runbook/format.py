@@ -25,6 +25,7 @@ from typing import Any
 
 from memory_bench.contract.capabilities import Capability
 from memory_bench.contract.items import Item
+from memory_bench.records import stricttoml
 
 __all__ = ["FORMAT", "OPS", "Ask", "Parsed", "RunbookError", "Step", "parse"]
 
@@ -165,9 +166,11 @@ class _Episode:
 def parse(text: str, name: str = "runbook") -> Parsed:
     """A checked runbook, or :class:`RunbookError` naming the first problem."""
     try:
-        doc = tomllib.loads(text)
+        doc = stricttoml.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise RunbookError(f"{name}: not TOML: {exc}") from None
+    except stricttoml.StrictTOMLError as exc:
+        raise RunbookError(f"{name}: {exc}") from None
     except RecursionError:  # tomllib reads nested arrays and tables recursively
         raise RunbookError(f"{name}: arrays or tables nested too deeply to read") from None
     _fields(doc, _TOP, name)
