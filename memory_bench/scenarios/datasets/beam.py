@@ -367,13 +367,14 @@ def _chat(directory: Path, quirks: Quirks, digest: Any, size: Counter[str]) -> C
 
 
 @lru_cache(maxsize=2)
-def _parse(tier_dir: str, tier: str, stamp: tuple[tuple[str, int, int], ...]) -> Beam:
+def _parse(tier_dir: str, tier: str, stamp: tuple[tuple[str, int, int, int, int], ...]
+           ) -> Beam:
     quirks = Quirks()
     digest = hashlib.sha256()
     chats = []
     root = Path(tier_dir)
     size: Counter[str] = Counter()
-    for name, _, _ in stamp:
+    for name, *_ in stamp:
         chat = _chat(root / name, quirks, digest, size)
         if chat is not None:
             chats.append(chat)
@@ -397,7 +398,10 @@ def load(params: Mapping[str, Any]) -> Beam:
     for d in sorted((d for d in tier_dir.iterdir() if (d / "chat.json").is_file()),
                     key=lambda d: _order(d.name)):
         st = (d / "chat.json").stat()
-        stamp.append((d.name, st.st_size, st.st_mtime_ns))
+        q = d / "probing_questions" / "probing_questions.json"
+        qs = q.stat() if q.is_file() else None  # an edited question is read again too
+        stamp.append((d.name, st.st_size, st.st_mtime_ns,
+                      qs.st_size if qs else -1, qs.st_mtime_ns if qs else -1))
     return _parse(str(tier_dir.resolve()), tier, tuple(stamp))
 
 
