@@ -610,3 +610,15 @@ def test_the_manifest_names_no_directory_of_this_machine(tmp_path: Path) -> None
                                  "--out", "r.json"])
     assert m["command"] == ["memory-bench", "run", "--cache-dir", "<tmp>/sweep-cache",
                             "--out", "r.json"]
+
+
+# 8. The reliability table ---------------------------------------------------------------
+
+def test_the_reliability_table_names_tests_that_exist() -> None:
+    text = (ROOT / "docs" / "reliability.md").read_text()
+    table = text[text.index("## Every promise and the test that holds it"):]
+    named = re.findall(r"`([\w/.-]+\.py)::(test_\w+)`", table)
+    assert len(named) >= 40, len(named)
+    missing = [f"{f}::{t}" for f, t in named
+               if not re.search(rf"^def {t}\(", (ROOT / f).read_text(), re.M)]
+    assert not missing, missing

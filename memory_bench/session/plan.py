@@ -131,17 +131,19 @@ def _fresh(req: RunRequest, loaded: LoadedPlugins) -> dict:
     holder = held_by(out)
     if holder:
         raise RunLockError(f"--out {out}: another run is writing this result: {holder}")
-    take_back(out)  # a claim a dead run left, with nothing in it
-    pairs = pairs_dir_for(out)
-    if out.is_file() and pairs.is_dir():
-        raise RunLockError(f"--out {out} exists; a run never overwrites an earlier result "
-                           f"(an interrupted one is finished by `memory-bench run --resume "
-                           f"{out}`; or choose another --out)")
-    if not out.exists() and (pairs.exists() or pairs.is_symlink()):
-        raise RunLockError(f"--out {out}: {pairs} exists without its result (left by an "
-                           f"earlier run): remove it (`rm -r {pairs}`) or choose another --out")
+    if out.name and not out.is_dir():  # else check_writable says what it is
+        take_back(out)  # a claim a dead run left, with nothing in it
+        pairs = pairs_dir_for(out)
+        if out.is_file() and pairs.is_dir():
+            raise RunLockError(f"--out {out} exists; a run never overwrites an earlier "
+                               f"result (an interrupted one is finished by `memory-bench run "
+                               f"--resume {out}`; or choose another --out)")
+        if not out.exists() and (pairs.exists() or pairs.is_symlink()):
+            raise RunLockError(f"--out {out}: {pairs} exists without its result (left by "
+                               f"an earlier run): remove it (`rm -r {pairs}`) or choose "
+                               "another --out")
     check_writable(out)
-    check_writable(pairs)
+    check_writable(pairs_dir_for(out))
     return dict(scenario=scenario, seeds=seeds, selections=selections, run_id=run_id, out=out)
 
 
