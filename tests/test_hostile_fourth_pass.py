@@ -294,6 +294,23 @@ def test_sigterm_in_the_preload_exits_130_and_the_run_can_be_made_again(cli) -> 
     assert again.returncode == 0, again.stderr
 
 
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_an_interrupt_a_preload_swallowed_still_stops_the_run(cli, signum: int) -> None:
+    """Before: the run carried on to exit 0 and wrote a result the user had stopped."""
+    proc = _popen(cli.cwd, "run", "--backend", "preload-swallowing", "--scenario", "smoke",
+                  "--seed", "0", "--out", "r.json", "--quiet")
+    deadline = time.monotonic() + 120
+    while not (cli.cwd / "preloading").exists():
+        assert proc.poll() is None and time.monotonic() < deadline, proc.stderr.read()
+        time.sleep(0.05)
+    proc.send_signal(signum)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert _one_line(err) == ("memory-bench: interrupted before the run started; nothing "
+                              "was written")
+    assert not (cli.cwd / "r.json").exists() and not (cli.cwd / "r.pairs").exists()
+
+
 def test_the_same_command_after_kill_9_of_a_claimed_run_exits_0(cli) -> None:
     """The dead run had made r.pairs/ (its claim) but not r.json."""
     proc = _popen(cli.cwd, *RUN)
