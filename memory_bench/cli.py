@@ -231,7 +231,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _main(argv: Sequence[str] | None) -> int:
     try:
-        from memory_bench.commands import COMMANDS, stdout_to_devnull
+        from memory_bench.commands import COMMANDS
 
         args = _parser().parse_args(argv)
         return COMMANDS[args.command](args)

@@ -11,6 +11,7 @@ Without the handlers (the library used on its own) every interrupt is the user's
 
 from __future__ import annotations
 
+import os
 import signal
 from collections.abc import Callable
 from typing import Any
@@ -60,8 +61,6 @@ _early = False
 
 
 def _on_early_signal(signum: int, frame: Any) -> None:
-    import os
-
     os.write(2, _EARLY_LINE)
     os._exit(130)
 
