@@ -9,6 +9,15 @@ memory_bench_register_scenarios(registry)``.
 
 from __future__ import annotations
 
+import sys as _sys
+
+if _sys.argv and _sys.argv[0].replace("\\", "/").rsplit("/", 1)[-1] == "memory-bench":
+    # The command, not the library: a signal during the imports below is answered
+    # (exit 130, one line) rather than killing it silently (interrupts.start_up).
+    from memory_bench.interrupts import start_up as _start_up
+
+    _start_up()
+
 __version__ = "0.2.0"
 SCHEMA = "memory-bench/2.1"
 

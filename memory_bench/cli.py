@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-from memory_bench import __version__
+from memory_bench import __version__, interrupts
 from memory_bench.errors import BadInput, Interrupted, MemoryBenchError, printable
 from memory_bench.harness.executors.base import EXECUTORS
 from memory_bench.harness.isolation import DEFAULT_TIMEOUT, ISOLATION_MODES
@@ -221,6 +221,8 @@ def _parser() -> argparse.ArgumentParser:
                       help="the published results (default: reports)")
     site.add_argument("out", nargs="?", default=Path("site/leaderboard"), type=Path,
                       help="the site's directory, replaced whole (default: site/leaderboard)")
+    site.add_argument("--strict", action="store_true",
+                      help="a file that cannot be published is an error (exit 2), not skipped")
     val = sub.add_parser("validate", help="check a memory-bench-jsonl/1 file, line by line, "
                          "or a runbook (FILE.toml)")
     val.add_argument("file", type=Path)
@@ -258,10 +260,19 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from memory_bench.commands import COMMANDS, stdout_to_devnull
-
-    args = _parser().parse_args(argv)
+    undo = interrupts.install()  # from the first instruction: Ctrl-C, SIGTERM -> 130
     try:
+        return _main(argv)
+    finally:
+        undo()
+        interrupts.finished()
+
+
+def _main(argv: Sequence[str] | None) -> int:
+    try:
+        from memory_bench.commands import COMMANDS
+
+        args = _parser().parse_args(argv)
         return COMMANDS[args.command](args)
     except BadInput as exc:
         print(f"memory-bench: error: {printable(exc)}", file=sys.stderr)
@@ -276,6 +287,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("memory-bench: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:  # `memory-bench ... | head`: the reader left; end quietly
+        from memory_bench.commands import stdout_to_devnull
+
         stdout_to_devnull()
         return 0
     except Exception as exc:  # a bug or the machine (disk full, out of memory): one line

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from memory_bench import interrupts
-from memory_bench.errors import BadInput, printable
+from memory_bench.errors import BadInput, Interrupted, printable
 
 __all__ = ["COMMANDS", "print_or_reader_left", "stdout_to_devnull"]
 
@@ -316,9 +316,12 @@ def cmd_leaks(args: argparse.Namespace) -> int:
 
 
 def cmd_site(args: argparse.Namespace) -> int:
-    from memory_bench.site import build_site
+    from memory_bench.site import INTERRUPTED, build_site
 
-    summary = build_site(args.reports, args.out)
+    try:
+        summary = build_site(args.reports, args.out, strict=args.strict)
+    except KeyboardInterrupt:
+        raise Interrupted(f"site: {INTERRUPTED}") from None
     for name, why in summary.skipped:
         _err(f"skipped {name}: {why}")
     print(printable(f"site: {summary.out_dir / 'index.html'} ({summary.runs} runs, "

@@ -11,11 +11,13 @@ Without the handlers (the library used on its own) every interrupt is the user's
 
 from __future__ import annotations
 
+import os
 import signal
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["SIGNALS", "Terminated", "by_user", "install", "received", "watching"]
+__all__ = ["SIGNALS", "Terminated", "by_user", "finished", "install", "received",
+           "start_up", "watching"]
 
 SIGNALS = (signal.SIGINT, signal.SIGTERM)  # the user's interrupts: Ctrl-C and SIGTERM
 
@@ -52,6 +54,37 @@ def install() -> Callable[[], None]:
         _installed -= 1
 
     return undo
+
+
+_EARLY_LINE = b"memory-bench: interrupted while starting; nothing was written\n"
+_early = False
+
+
+def _on_early_signal(signum: int, frame: Any) -> None:
+    os.write(2, _EARLY_LINE)
+    os._exit(130)
+
+
+def start_up() -> None:
+    """The ``memory-bench`` command's first instruction (``memory_bench/__init__``):
+    Ctrl-C or SIGTERM while its modules import, before :func:`install` can raise them
+    as interrupts, ends it at once with exit 130 and one line (nothing is written yet);
+    the default SIGTERM killed it silently and Ctrl-C printed a traceback."""
+    global _early
+    try:
+        for s in SIGNALS:
+            signal.signal(s, _on_early_signal)
+    except ValueError:
+        return
+    _early = True
+
+
+def finished() -> None:
+    """The command has ended (its exit status stands): a signal in the instants left
+    before the process exits is ignored, not taken for one during start-up."""
+    if _early:
+        for s in SIGNALS:
+            signal.signal(s, signal.SIG_IGN)
 
 
 def watching() -> bool:

@@ -7,8 +7,11 @@ verdicts are computed again (``memory_bench.analysis.compare.analyse``), so a fi
 analysed by an older version (``analysis.version``) gets the current method. The new
 set is reserved and written as ``run --save`` writes one (default ``reports/``, never
 over an existing name: the run's own name takes a ``-2`` suffix), and the result
-records when and from which version it was analysed again (``resumes``). Exit 2 on a
-file it cannot read.
+records when and from which version it was analysed again (``resumes``). Exit 2, one
+line, on a file it cannot read or analyse (a damaged or ragged outcome row) and on a
+reports directory it cannot write (read-only, not permitted); exit 1, one line, when the
+disk fills while writing: the set is staged under temporary names and renamed into
+place only once complete, so no partial set is left.
 
     python scripts/reanalyse.py RESULT --backends faiss-rag,mem0,graphiti --part models
 
@@ -19,10 +22,12 @@ set named ``…-<run id>-<part>``: how a result too large to publish in one file
 from __future__ import annotations
 
 import argparse
+import errno
 import sys
 from pathlib import Path
 
 from memory_bench.analysis.compare import ANALYSIS_VERSION, analyse
+from memory_bench.errors import BadInput, printable
 from memory_bench.render.save import save_report
 from memory_bench.results.io import load_result, now_iso
 from memory_bench.results.paths import reserve_report_paths
@@ -40,27 +45,43 @@ def main(argv: list[str]) -> int:
     try:
         result = load_result(Path(args.result))
     except (OSError, ValueError) as exc:
-        print(f"reanalyse: {exc}", file=sys.stderr)
-        return 2
+        return _say(exc, 2)
     note: dict = {}
     if args.backends:
         keep = args.backends.split(",")
         missing = sorted(set(keep) - {b.label for b in result.backends})
         if missing:
-            print(f"reanalyse: no row {missing[0]!r} in {args.result}", file=sys.stderr)
-            return 2
+            return _say(f"no row {missing[0]!r} in {args.result}", 2)
         result.backends = [b for b in result.backends if b.label in keep]
         note["selection"] = keep
     before = (result.analysis or {}).get("version")
-    analyse(result)
+    try:
+        analyse(result)
+    except (ValueError, TypeError, KeyError, ArithmeticError) as exc:  # rows the reader took
+        return _say(f"{args.result} cannot be analysed: {type(exc).__name__}: {exc}", 2)
     result.resumes.append({"at": now_iso(), "command": ["scripts/reanalyse.py"],
                            "reanalysed": {"from_version": before,
                                           "to_version": ANALYSIS_VERSION, **note}})
     run = f"{result.run_id}-{args.part}" if args.part else result.run_id
-    paths = reserve_report_paths(Path(args.reports), result.scenario.name, run)
-    save_report(result, paths)
-    print(f"analysis {before} -> {ANALYSIS_VERSION}: {paths.md}")
+    try:
+        paths = reserve_report_paths(Path(args.reports), result.scenario.name, run)
+        save_report(result, paths)
+    except BadInput as exc:
+        return _say(exc, 2)
+    except OSError as exc:
+        return _say(f"cannot write the report set in {args.reports}: {exc.strerror or exc}"
+                    f"{'; nothing was published' if exc.errno in FULL else ''}",
+                    1 if exc.errno in FULL else 2)
+    print(printable(f"analysis {before} -> {ANALYSIS_VERSION}: {paths.md}"))
     return 0
+
+
+FULL = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)  # the machine's, not the input's: exit 1
+
+
+def _say(problem: object, status: int) -> int:
+    print(f"reanalyse: {printable(problem)}", file=sys.stderr)
+    return status
 
 
 if __name__ == "__main__":

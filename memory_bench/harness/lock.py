@@ -6,7 +6,9 @@ with ``mkdir``, which exactly one process can do, and then locks
 directory the same way. A second run or resume on the same file is refused
 with one line naming the holder (pid, host, start time, command). The kernel
 releases the lock when its holder dies, so ``kill -9`` never leaves a result
-locked; the file stays and only says who held it last.
+locked; the file stays and only says who held it last. A claim a dead run left
+(its pair directory holding nothing but the lock file, no result beside it, the
+lock free or its holder's pid gone) is taken back by the next run (``take_back``).
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from memory_bench.results.io import now_iso
 from memory_bench.results.pairs import pairs_dir_for
 from memory_bench.results.paths import OutputError
 
-__all__ = ["LOCK_NAME", "ResultLock", "RunLockError", "held_by"]
+__all__ = ["LOCK_NAME", "ResultLock", "RunLockError", "held_by", "take_back"]
 
 LOCK_NAME = ".lock"
 
@@ -60,6 +62,48 @@ def held_by(result: Path) -> str | None:
     finally:
         os.close(fd)  # closing drops the lock if it was taken here
     return None
+
+
+def _dead(fd: int) -> bool:
+    """The recorded holder is a process of this host that no longer exists (a forked
+    child of a run killed with ``kill -9`` can keep its lock held)."""
+    try:
+        who = json.loads(os.pread(fd, 4096, 0).decode("utf-8"))
+        pid = who["pid"]
+        if who.get("host") != platform.node() or type(pid) is not int or pid <= 0:
+            return False
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return False
+    return False
+
+
+def take_back(result: Path) -> None:
+    """Remove the claim a dead run left on ``result``: its pair directory when it
+    holds only the lock file, no result file is beside it, and the lock is free or
+    its holder is gone. Anything else is left for the caller's checks to refuse."""
+    pairs = pairs_dir_for(result)
+    if result.exists() or result.is_symlink() or pairs.is_symlink() or not pairs.is_dir():
+        return
+    try:
+        if [p.name for p in pairs.iterdir()] != [LOCK_NAME]:
+            return
+        fd = os.open(pairs / LOCK_NAME, os.O_RDWR | os.O_NOFOLLOW)
+    except OSError:
+        return
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            if not _dead(fd):
+                return  # a live run's
+        with contextlib.suppress(OSError):
+            (pairs / LOCK_NAME).unlink()
+            pairs.rmdir()
+    finally:
+        os.close(fd)
 
 
 class ResultLock:

@@ -247,11 +247,14 @@ def _run(cfg: RunConfig, ex: Executor, progress: Progress | None,
     if progress:
         progress.note(f"preloading {len(cfg.selections)} backend(s): models load (and export "
                       "to ONNX the first time) here, once")
+    signals = interrupts.received()
     preload_errors = ex.preload(cfg.selections, cfg.cache_dir)
     stores = livestore.before_run(
         cfg.selections, run_id=cfg.run_id, cache_dir=cfg.cache_dir,
         clean_stale=cfg.clean_stale, isolate=lambda fn: ex.call(fn, cfg.timeout), root=root,
     )
+    if interrupts.watching() and interrupts.received() != signals:
+        raise KeyboardInterrupt  # the user's, swallowed by library code in a preload
     result = _new_result(cfg, ex) if resume is None else _resumed(cfg, ex, resume)
     result.preload_errors.update(preload_errors)
     result.live_stores.update(stores)

@@ -18,6 +18,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from memory_bench.records import strictjson
 from memory_bench.records.reader import Reader, ResultError
 from memory_bench.results.model import SCHEMA, PairRun, Result
 from memory_bench.results.paths import FileSet, release_report_paths
@@ -215,10 +216,12 @@ def load_json(path: Path, what: str = "result file") -> Any:
     except UnicodeDecodeError:
         raise ResultError(f"{what} {path} is not valid JSON: not UTF-8 text") from None
     try:
-        return json.loads(text)
+        return strictjson.decode(text)
     except json.JSONDecodeError as exc:
         kind = "truncated" if _cut_short(text) else "not valid JSON"
         raise ResultError(f"{what} {path} is {kind}: {exc.msg} at line {exc.lineno}") from None
+    except strictjson.StrictJSONError as exc:
+        raise ResultError(f"{what} {path}: {exc}") from None
     except RecursionError:  # json's decoder recurses once per nesting level
         raise ResultError(f"{what} {path} is nested too deeply to be a result: damaged") from None
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from memory_bench import __version__
 from memory_bench.plugins.selection import BackendSelection
+from memory_bench.results.redact import redact
 
 __all__ = ["build_manifest"]
 
@@ -71,6 +72,7 @@ def build_manifest(
         "cpu_count": os.cpu_count(),
         "libraries": {name: _version(name) for name in libraries},
         "git": _git(Path.cwd()),
-        "command": [Path(a).name if i == 0 else a
+        # No path of this machine (a --cache-dir under /tmp was published once).
+        "command": [Path(a).name if i == 0 else redact(a) or ""
                     for i, a in enumerate(sys.argv if argv is None else argv)],
     }

@@ -181,6 +181,13 @@ def _read_outcomes(r: Reader) -> dict[str, list]:
         values = r.list("values", lambda row: row.num_list_self())
     if len(keys) != len(values):
         raise r.fail(f"{len(keys)} keys for {len(values)} rows")
+    # One question, one row of the same width (the analysis stacks them as an array).
+    bad = next((i for i, row in enumerate(values) if not row or len(row) != len(values[0])),
+               None)
+    if bad is not None:
+        raise r.at("values").fail(f"row {bad} is empty" if not values[bad] else
+                                  f"row {bad} has {len(values[bad])} numbers, row 0 has "
+                                  f"{len(values[0])}")
     return {"keys": keys, "values": values}
 
 

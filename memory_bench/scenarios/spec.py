@@ -18,6 +18,7 @@ from typing import Any
 
 from memory_bench.contract.options import Option, OptionError, resolve_options
 from memory_bench.errors import BadInput
+from memory_bench.records import stricttoml
 from memory_bench.scenarios.registry import (
     RESERVED,
     GeneratorInfo,
@@ -176,9 +177,11 @@ def read_scenario_file(path: Path) -> dict[str, Any]:
         raise ScenarioError(f"scenario file {path} is not a file")
     try:
         text = path.read_text(encoding="utf-8")
-        data = tomllib.loads(text)
+        data = stricttoml.loads(text)
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise ScenarioError(f"scenario file {path} is not valid TOML: {exc}") from None
+    except stricttoml.StrictTOMLError as exc:
+        raise ScenarioError(f"scenario file {path}: {exc}") from None
     except OSError as exc:
         raise ScenarioError(f"scenario file {path} cannot be read: {exc.strerror}") from None
     if not data:

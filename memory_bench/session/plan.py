@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from memory_bench.errors import BadInput, printable
-from memory_bench.harness.lock import RunLockError, held_by
+from memory_bench.harness.lock import RunLockError, held_by, take_back
 from memory_bench.harness.runner import new_run_id
 from memory_bench.plugins.manager import LoadedPlugins
 from memory_bench.plugins.selection import BackendSelection, SelectionError, select_backends
@@ -131,6 +131,17 @@ def _fresh(req: RunRequest, loaded: LoadedPlugins) -> dict:
     holder = held_by(out)
     if holder:
         raise RunLockError(f"--out {out}: another run is writing this result: {holder}")
+    if out.name and not out.is_dir():  # else check_writable says what it is
+        take_back(out)  # a claim a dead run left, with nothing in it
+        pairs = pairs_dir_for(out)
+        if out.is_file() and pairs.is_dir():
+            raise RunLockError(f"--out {out} exists; a run never overwrites an earlier "
+                               f"result (an interrupted one is finished by `memory-bench run "
+                               f"--resume {out}`; or choose another --out)")
+        if not out.exists() and (pairs.exists() or pairs.is_symlink()):
+            raise RunLockError(f"--out {out}: {pairs} exists without its result (left by "
+                               f"an earlier run): remove it (`rm -r {pairs}`) or choose "
+                               "another --out")
     check_writable(out)
     check_writable(pairs_dir_for(out))
     return dict(scenario=scenario, seeds=seeds, selections=selections, run_id=run_id, out=out)

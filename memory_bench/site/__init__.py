@@ -7,25 +7,36 @@ to its report set, copied beside the pages so the directory can be served or ope
 anywhere. ``python -m memory_bench.site [REPORTS] [OUT]`` (``make site``) runs it.
 
 The output directory is the site's own: it is replaced whole by the next build,
-and a directory the builder did not make is never written into.
+and a directory the builder did not make is never replaced (an empty one is filled in
+place; one holding anything else is refused). ``out`` given as a symlink is resolved
+first, so the link and the directory it names are kept. A file that cannot be shown (a
+damaged or hand-edited result, a link out of the reports) is skipped with one line, the
+rest published (``strict``: refused, nothing written). Ctrl-C or SIGTERM at any moment
+leaves the previous site whole and no temporary directory behind.
 """
 
 from __future__ import annotations
 
 import os
 import shutil
+import signal
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from memory_bench.errors import BadInput
-from memory_bench.site.collect import Published, collect
+from memory_bench.errors import BadInput, printable
+from memory_bench.interrupts import SIGNALS
+from memory_bench.site.collect import Published, PublishedRun, collect, inside
 
-__all__ = ["MARKER", "SiteError", "SiteSummary", "build_site"]
+__all__ = ["INTERRUPTED", "MARKER", "SiteError", "SiteSummary", "build_site"]
 
 MARKER = ".memory-bench-site"  # in every directory build_site made: it may replace it
 STATIC = ("site.css", "sort.js")
+INTERRUPTED = ("interrupted; the previous site (if any) is whole and nothing temporary "
+               "is left")
 
 
 class SiteError(BadInput):
@@ -41,16 +52,17 @@ class SiteSummary:
     skipped: tuple[tuple[str, str], ...]
 
 
-def _check(reports: Path, out: Path) -> None:
+def _check(reports: Path, out: Path, target: Path) -> None:
+    """``target``: ``out`` resolved (through any symlink), where the site goes."""
     if not reports.is_dir():
-        raise SiteError(f"{reports} is not a directory of published results")
-    r, o = reports.resolve(), out.resolve()
-    if o == r or o.is_relative_to(r) or r.is_relative_to(o):
-        raise SiteError(f"the site ({out}) and the reports ({reports}) must not contain "
-                        "each other")
-    if out.exists() and (not out.is_dir() or (any(out.iterdir())
-                                              and not (out / MARKER).is_file())):
-        raise SiteError(f"{out} exists and is not a site built by memory-bench: "
+        raise SiteError(f"{printable(reports)} is not a directory of published results")
+    r = reports.resolve()
+    if target == r or target.is_relative_to(r) or r.is_relative_to(target):
+        raise SiteError(f"the site ({printable(out)}) and the reports ({printable(reports)}) "
+                        "must not contain each other")
+    if target.exists() and (not target.is_dir() or (any(target.iterdir())
+                                                    and not (target / MARKER).is_file())):
+        raise SiteError(f"{printable(out)} exists and is not a site built by memory-bench: "
                         "it is never overwritten")
 
 
@@ -79,34 +91,106 @@ def _remove_leftovers(out: Path) -> None:
         shutil.rmtree(p, ignore_errors=True)
 
 
-def _copy_files(published: Published, dest: Path) -> dict[str, dict[str, str]]:
-    """Each run's and sweep's files into ``dest/files``; their links from the pages."""
+def _copy_files(published: Published, root: Path, dest: Path) -> dict[str, dict[str, str]]:
+    """Each run's and sweep's files into ``dest/files``; their links from the pages.
+    Each is resolved again as it is copied: only a file inside ``root`` is read."""
     files = dest / "files"
     files.mkdir()
     hrefs: dict[str, dict[str, str]] = {}
     for entry in [*published.runs, *published.sweeps]:
         links = {}
         for kind, path in entry.files.items():
-            shutil.copyfile(path, files / path.name)
+            real = inside(path, root)
+            if real is None:  # replaced by a link since it was collected
+                continue
+            shutil.copyfile(real, files / path.name)
             links[kind] = f"files/{path.name}"
         hrefs[entry.stem] = links
     return hrefs
 
 
-def build_site(reports_dir: Path, out_dir: Path) -> SiteSummary:
-    """Build the leaderboard of ``reports_dir`` into ``out_dir`` (replaced whole)."""
+def _unshowable(published: Published) -> None:
+    """Move each run whose table or heading cannot be rendered (a hand-edited value
+    of the wrong type, say) to ``skipped``: one bad file never stops the site."""
+    from memory_bench.site.pages import _run_line, run_table
+
+    kept: list[PublishedRun] = []
+    for run in published.runs:
+        try:
+            _run_line(run)
+            run_table(run.result)
+        except (ValueError, TypeError, KeyError, AttributeError, ArithmeticError) as exc:
+            name = run.files["json"].name if "json" in run.files else run.stem
+            published.skipped.append((name, f"cannot be shown: {type(exc).__name__}: "
+                                            f"{printable(exc, 200)}"))
+        else:
+            kept.append(run)
+    published.runs = kept
+
+
+@contextmanager
+def _signals_held() -> Iterator[None]:
+    """Ctrl-C and SIGTERM wait (blocked, not dropped) while the site is swapped, so an
+    interrupt never leaves the previous site renamed away and the new one not in place."""
+    try:
+        old = signal.pthread_sigmask(signal.SIG_BLOCK, SIGNALS)
+    except (ValueError, OSError):  # not the main thread's to block
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
+def _publish(tmp: Path, target: Path) -> None:
+    """Put the complete site ``tmp`` at ``target``: a previous site is replaced whole;
+    an empty directory of the user's is kept and filled (the marker last)."""
+    with _signals_held():
+        if not target.exists():
+            tmp.rename(target)
+        elif (target / MARKER).is_file():
+            old = target.with_name(f".{target.name}.old-{os.getpid()}")
+            target.rename(old)
+            tmp.rename(target)
+            shutil.rmtree(old)
+        else:  # empty (checked): the user's directory, filled in place
+            names = sorted(p.name for p in tmp.iterdir() if p.name != MARKER)
+            moved = []
+            try:
+                for name in [*names, MARKER]:
+                    (tmp / name).rename(target / name)
+                    moved.append(name)
+            except BaseException:
+                for name in moved:
+                    q = target / name
+                    shutil.rmtree(q) if q.is_dir() else q.unlink()
+                raise
+            tmp.rmdir()
+
+
+def build_site(reports_dir: Path, out_dir: Path, *, strict: bool = False) -> SiteSummary:
+    """Build the leaderboard of ``reports_dir`` into ``out_dir`` (replaced whole).
+
+    ``strict``: a file that would be skipped is a SiteError instead, nothing written."""
     from memory_bench.site.pages import index_page, scenario_file, scenario_page
 
     reports_dir, out_dir = Path(reports_dir), Path(out_dir)
-    _check(reports_dir, out_dir)
+    target = out_dir.resolve()  # through a symlink: the link itself is never renamed
+    _check(reports_dir, out_dir, target)
     published = collect(reports_dir)
-    out_dir.parent.mkdir(parents=True, exist_ok=True)
-    _remove_leftovers(out_dir)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.new-{os.getpid()}-",
-                                dir=out_dir.parent))
+    _unshowable(published)
+    if strict and published.skipped:
+        name, why = published.skipped[0]
+        raise SiteError(f"--strict: {len(published.skipped)} file(s) of {printable(reports_dir)} "
+                        f"cannot be published, first {printable(name)}: {printable(why)}")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    _remove_leftovers(target)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.new-{os.getpid()}-",
+                                dir=target.parent))
     try:
         os.chmod(tmp, 0o755)
-        hrefs = _copy_files(published, tmp)
+        hrefs = _copy_files(published, reports_dir.resolve(), tmp)
         for name in STATIC:
             (tmp / name).write_bytes(resources.files(__package__).joinpath(
                 "static", name).read_bytes())
@@ -121,13 +205,7 @@ def build_site(reports_dir: Path, out_dir: Path) -> SiteSummary:
             (tmp / page).write_text(html, encoding="utf-8")
         (tmp / MARKER).write_text("built by memory_bench.site; replaced whole by the next "
                                   "build\n")
-        old = None
-        if out_dir.exists():
-            old = out_dir.with_name(f".{out_dir.name}.old-{os.getpid()}")
-            out_dir.rename(old)
-        tmp.rename(out_dir)
-        if old is not None:
-            shutil.rmtree(old)
+        _publish(tmp, target)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise

@@ -6,11 +6,24 @@ import argparse
 import sys
 from pathlib import Path
 
+from memory_bench import interrupts
+from memory_bench.errors import printable
 from memory_bench.results.io import ResultError
-from memory_bench.site import SiteError, build_site
+from memory_bench.site import INTERRUPTED, SiteError, build_site
 
 
 def main(argv: list[str] | None = None) -> int:
+    undo = interrupts.install()  # SIGTERM as Ctrl-C: the build's own cleanup runs
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:
+        print(f"memory-bench site: {INTERRUPTED}", file=sys.stderr)
+        return 130
+    finally:
+        undo()
+
+
+def _main(argv: list[str] | None) -> int:
     ap = argparse.ArgumentParser(prog="python -m memory_bench.site",
                                  description="Build a static leaderboard of every run "
                                              "published under REPORTS.")
@@ -18,16 +31,21 @@ def main(argv: list[str] | None = None) -> int:
                     help="the published results (default: reports)")
     ap.add_argument("out", nargs="?", default="site/leaderboard", type=Path,
                     help="the site's directory, replaced whole (default: site/leaderboard)")
+    ap.add_argument("--strict", action="store_true",
+                    help="a file that cannot be published is an error (exit 2), not skipped")
     args = ap.parse_args(argv)
     try:
-        summary = build_site(args.reports, args.out)
-    except (SiteError, ResultError, OSError) as exc:
-        print(f"memory-bench site: {exc}", file=sys.stderr)
+        summary = build_site(args.reports, args.out, strict=args.strict)
+    except (SiteError, ResultError) as exc:
+        print(f"memory-bench site: {printable(exc)}", file=sys.stderr)
         return 2
+    except OSError as exc:
+        print(f"memory-bench site: {printable(exc)}", file=sys.stderr)
+        return 2 if isinstance(exc, PermissionError) else 1
     for name, why in summary.skipped:
-        print(f"memory-bench site: skipped {name}: {why}", file=sys.stderr)
-    print(f"site: {summary.out_dir / 'index.html'} ({summary.runs} runs, {summary.sweeps} "
-          f"sweep(s), {len(summary.pages)} pages)")
+        print(printable(f"memory-bench site: skipped {name}: {why}"), file=sys.stderr)
+    print(printable(f"site: {summary.out_dir / 'index.html'} ({summary.runs} runs, "
+                    f"{summary.sweeps} sweep(s), {len(summary.pages)} pages)"))
     return 0
 
 

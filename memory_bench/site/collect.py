@@ -1,5 +1,9 @@
 """What is published under reports/: every result file read back with the project's own
-reader, the report files beside it, and the sweep summaries."""
+reader, the report files beside it, and the sweep summaries.
+
+Nothing outside the reports directory is ever published: every path is resolved, and a
+file that leaves it (a symlink to a private key, ``..``) is skipped with one line.
+"""
 
 from __future__ import annotations
 
@@ -11,7 +15,7 @@ from memory_bench.results.io import ResultError, load_json, load_result
 from memory_bench.results.model import Result, ScenarioBlock
 from memory_bench.results.paths import report_paths
 
-__all__ = ["Published", "PublishedRun", "PublishedSweep", "collect"]
+__all__ = ["OUTSIDE", "Published", "PublishedRun", "PublishedSweep", "collect", "inside"]
 
 # A sweep summary (memory_bench/sweep/summary.py) of any version; read as plain JSON, as
 # the sweep itself writes it, without importing the sweep runner.
@@ -72,8 +76,40 @@ def _sweep_problem(doc: dict[str, Any]) -> str | None:
     return None
 
 
-def _existing(paths: dict[str, Path]) -> dict[str, Path]:
-    return {kind: p for kind, p in paths.items() if p.is_file()}
+OUTSIDE = "a link to a file outside the reports directory: never published"
+
+
+def inside(path: Path, root: Path) -> Path | None:
+    """``path`` resolved, if it is a regular file within ``root`` (resolved); else None."""
+    try:
+        real = path.resolve(strict=True)
+    except (OSError, RuntimeError):  # dangling, a loop
+        return None
+    return real if real.is_relative_to(root) and real.is_file() else None
+
+
+def _existing(paths: dict[str, Path], root: Path,
+              skipped: list[tuple[str, str]]) -> dict[str, Path]:
+    """The files of ``paths`` that exist and resolve inside ``root``; one that leaves
+    it is listed in ``skipped``."""
+    out = {}
+    for kind, p in paths.items():
+        if not p.is_file():
+            continue
+        if inside(p, root) is None:
+            skipped.append((p.name, OUTSIDE))
+        else:
+            out[kind] = p
+    return out
+
+
+def _size_problem(result: Result) -> str | None:
+    """The pages print a run's store size with thousands separators: a hand-edited
+    ``params.size`` that is not a whole number would stop the whole site."""
+    size = result.scenario.params.get("size")
+    if size is None or (type(size) is int and 0 <= size <= MAX_SIZE):
+        return None
+    return f"`params.size` is not a whole number from 0 to {MAX_SIZE:,}"
 
 
 def collect(reports: Path) -> Published:
@@ -83,30 +119,41 @@ def collect(reports: Path) -> Published:
     reader's one-line reason, never silently dropped.
     """
     out = Published()
+    root = reports.resolve()
     files = sorted(p for p in reports.iterdir()
                    if p.is_file() and p.name.endswith((".json.gz", ".json")))
-    for path in files:
-        stem = _stem(path)
+    for link in files:
+        stem = _stem(link)
+        path = inside(link, root)
+        if path is None:
+            out.skipped.append((link.name, OUTSIDE))
+            continue
         try:
             if path.name.endswith(".json"):
                 doc = load_json(path)
                 if isinstance(doc, dict) and str(doc.get("schema", "")).startswith(SWEEP_FAMILY):
                     problem = _sweep_problem(doc)
                     if problem:
-                        out.skipped.append((path.name, problem))
+                        out.skipped.append((link.name, problem))
                         continue
-                    siblings = {"json": path, "md": reports / f"{stem}.md",
+                    siblings = {"json": link, "md": reports / f"{stem}.md",
                                 **{k: reports / f"{stem}-{k}.png" for k in SWEEP_PLOTS}}
-                    out.sweeps.append(PublishedSweep(stem, doc, _existing(siblings)))
+                    out.sweeps.append(PublishedSweep(stem, doc,
+                                                     _existing(siblings, root, out.skipped)))
                     continue
             result = load_result(path, merge_pairs=False)
         except ResultError as exc:
-            out.skipped.append((path.name, str(exc).replace(str(reports), reports.name)))
+            why = str(exc).replace(str(path), link.name).replace(str(reports), reports.name)
+            out.skipped.append((link.name, why))
+            continue
+        problem = _size_problem(result)
+        if problem:
+            out.skipped.append((link.name, problem))
             continue
         paths = report_paths(reports, stem)
-        siblings = {"json": path, "md": paths.md, "html": paths.html, "csv": paths.csv,
+        siblings = {"json": link, "md": paths.md, "html": paths.html, "csv": paths.csv,
                     **paths.plots}
-        out.runs.append(PublishedRun(stem, result, _existing(siblings)))
+        out.runs.append(PublishedRun(stem, result, _existing(siblings, root, out.skipped)))
     sweeps = {s.stem for s in out.sweeps}
     out.runs = [PublishedRun(r.stem, r.result, r.files,
                              next((s for s in sweeps if r.stem.startswith(f"{s}-size-")), None))

@@ -64,6 +64,7 @@ from memory_bench.scenarios.datasets.common import (
     fold_stats,
     fold_units,
     keep_questions_option,
+    later,
     mean_baseline,
     overlap_caveat,
     quirk_list,
@@ -146,7 +147,9 @@ def _tier_dir(root: Path, tier: str) -> Path:
 
 
 def _order(name: str) -> tuple[int, str]:
-    return (int(name), "") if name.isdigit() else (1 << 30, name)
+    # ASCII digits only, and few: "²" is a digit to isdigit() and not to int()
+    return (int(name), "") if name.isascii() and name.isdigit() and len(name) < 10 \
+        else (1 << 30, name)
 
 
 def _json(path: Path, where: str) -> tuple[Any, bytes]:
@@ -200,8 +203,8 @@ def _messages(doc: Any, where: str, quirks: Quirks) -> list[Message]:
                 anchor = _anchor(m.get("time_anchor"))
                 if m.get("time_anchor") is not None and anchor is None:
                     quirks.add("unparseable_time_anchors", f"{where}: {m['time_anchor']!r}")
-                when = max(anchor, when + timedelta(seconds=1)) if anchor else \
-                    when + timedelta(seconds=1)
+                step = later(when, timedelta(seconds=1), f"{where} message {m['id']}")
+                when = max(anchor, step) if anchor else step
                 text = m["content"]
                 if _MARKER.search(text):
                     quirks.add("index_markers_removed")
@@ -239,7 +242,8 @@ class _Resolver:
             self.quirks.add("reference_lists_nested", f"{self.where}: {raw!r}"[:120])
         out = []
         for v in values:
-            if isinstance(v, str) and v.strip().isdigit():
+            if isinstance(v, str) and v.strip().isascii() and v.strip().isdigit() \
+                    and len(v.strip()) < 19:
                 v = int(v)
             if isinstance(v, int) and not isinstance(v, bool) and v in self.by_id:
                 self.quirks.add("references_by_id")
@@ -363,13 +367,14 @@ def _chat(directory: Path, quirks: Quirks, digest: Any, size: Counter[str]) -> C
 
 
 @lru_cache(maxsize=2)
-def _parse(tier_dir: str, tier: str, stamp: tuple[tuple[str, int, int], ...]) -> Beam:
+def _parse(tier_dir: str, tier: str, stamp: tuple[tuple[str, int, int, int, int], ...]
+           ) -> Beam:
     quirks = Quirks()
     digest = hashlib.sha256()
     chats = []
     root = Path(tier_dir)
     size: Counter[str] = Counter()
-    for name, _, _ in stamp:
+    for name, *_ in stamp:
         chat = _chat(root / name, quirks, digest, size)
         if chat is not None:
             chats.append(chat)
@@ -393,7 +398,10 @@ def load(params: Mapping[str, Any]) -> Beam:
     for d in sorted((d for d in tier_dir.iterdir() if (d / "chat.json").is_file()),
                     key=lambda d: _order(d.name)):
         st = (d / "chat.json").stat()
-        stamp.append((d.name, st.st_size, st.st_mtime_ns))
+        q = d / "probing_questions" / "probing_questions.json"
+        qs = q.stat() if q.is_file() else None  # an edited question is read again too
+        stamp.append((d.name, st.st_size, st.st_mtime_ns,
+                      qs.st_size if qs else -1, qs.st_mtime_ns if qs else -1))
     return _parse(str(tier_dir.resolve()), tier, tuple(stamp))
 
 

@@ -53,6 +53,7 @@ __all__ = [
     "fold_units",
     "json_array",
     "keep_questions_option",
+    "later",
     "mean_baseline",
     "overlap_caveat",
     "quirk_list",
@@ -331,4 +332,14 @@ class ScriptBuilder:
 
 def turn_time(base: datetime, index: int) -> datetime:
     """The i-th turn of a session dated ``base``: one second apart, so order is kept."""
-    return base + timedelta(seconds=index)
+    return later(base, timedelta(seconds=index), f"a session dated {base:%Y-%m-%d}")
+
+
+def later(when: datetime, step: timedelta, where: str) -> datetime:
+    """``when + step``; past the last date Python holds (the year 9999) it is bad input
+    naming ``where``, not an OverflowError."""
+    try:
+        return when + step
+    except OverflowError:
+        raise DatasetError(f"{where}: its dates run past the year 9999 (a date near the end "
+                           "of the calendar, with messages after it)") from None

@@ -40,6 +40,7 @@ from memory_bench.scenarios.datasets.common import (
     fold_units,
     json_array,
     keep_questions_option,
+    later,
     mean_baseline,
     overlap_caveat,
     quirk_list,
@@ -67,9 +68,9 @@ PARAMETERS = (
     keep_questions_option(False, "off by default, so that a published result does not "
                           "republish LoCoMo's questions (CC BY-NC 4.0)"),
 )
-_SESSION = re.compile(r"session_(\d+)")
+_SESSION = re.compile(r"session_(\d{1,9})")  # bounded: int() of any length fails
 # Evidence ids as they occur: "D1:3"; several in one string; "D:11:26"; "D30:05".
-_LOOSE = re.compile(r"D:?\s*(\d+)\s*:\s*(\d+)")
+_LOOSE = re.compile(r"D:?\s*(\d{1,9})\s*:\s*(\d{1,9})")
 
 
 @dataclass(frozen=True)
@@ -158,7 +159,8 @@ def _sessions(sample: str, conv: Mapping[str, Any], quirks: Quirks
             quirks.add("unparseable_dates",
                        f"{sample} session_{n}: {conv.get(f'session_{n}_date_time')!r}")
             # An hour after every session numbered before it: its place in the conversation.
-            when = (latest or datetime(2000, 1, 1, tzinfo=UTC)) + timedelta(hours=1)
+            when = later(latest or datetime(2000, 1, 1, tzinfo=UTC), timedelta(hours=1),
+                         f"{sample} session_{n}")
         latest = max(latest or when, when)
         turns = []
         for i, t in enumerate(raw):

@@ -23,7 +23,7 @@ from memory_bench.scenarios.datasets.common import DatasetError, read_data_file
 
 __all__ = ["Audit", "Correction", "load_audit"]
 
-_ID = re.compile(r"locomo_(\d+)_qa(\d+)")
+_ID = re.compile(r"locomo_(\d{1,9})_qa(\d{1,9})")  # a longer number is no id
 
 
 @dataclass(frozen=True)

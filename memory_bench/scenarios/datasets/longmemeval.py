@@ -38,6 +38,7 @@ from memory_bench.scenarios.datasets.common import (
     fold_units,
     json_array,
     keep_questions_option,
+    later,
     overlap_caveat,
     read_data_file,
     require_path,
@@ -160,7 +161,8 @@ def _question(entry: Mapping[str, Any], i: int, quirks: Quirks) -> Question | No
         if when is None:
             quirks.add("unparseable_dates", f"{qid} session {n}: {date!r}")
             # A minute after every session listed before it: its place in the history.
-            when = (latest or datetime(2000, 1, 1, tzinfo=UTC)) + timedelta(minutes=1)
+            when = later(latest or datetime(2000, 1, 1, tzinfo=UTC), timedelta(minutes=1),
+                         f"{qid} session {n}")
         latest = max(latest or when, when)
         kept = _turns(turns, quirks, f"{qid} session {n}")
         if not kept:

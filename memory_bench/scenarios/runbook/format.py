@@ -25,6 +25,7 @@ from typing import Any
 
 from memory_bench.contract.capabilities import Capability
 from memory_bench.contract.items import Item
+from memory_bench.records import stricttoml
 
 __all__ = ["FORMAT", "OPS", "Ask", "Parsed", "RunbookError", "Step", "parse"]
 
@@ -143,9 +144,11 @@ def _fields(doc: dict[str, Any], spec: dict[str, tuple[bool, str]], where: str,
 
 
 def _step_lines(text: str) -> list[int]:
-    """The line of each ``[[step]]`` header, in order (inline steps get the array's line)."""
-    return [n for n, line in enumerate(text.splitlines(), start=1)
-            if re.match(r"\s*\[\[\s*step\s*\]\]", line)]
+    """The line of each ``[[step]]`` header, in order (inline steps get the array's line).
+    Lines end at ``\\n`` only, as TOML's do: a raw U+2028 or U+0085 inside a string
+    (``splitlines`` ends a line there) must not shift the numbers after it."""
+    return [n for n, line in enumerate(text.split("\n"), start=1)
+            if re.match(r"[ \t]*\[\[[ \t]*step[ \t]*\]\]", line)]
 
 
 class _Episode:
@@ -166,9 +169,11 @@ class _Episode:
 def parse(text: str, name: str = "runbook") -> Parsed:
     """A checked runbook, or :class:`RunbookError` naming the first problem."""
     try:
-        doc = tomllib.loads(text)
+        doc = stricttoml.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise RunbookError(f"{name}: not TOML: {exc}") from None
+    except stricttoml.StrictTOMLError as exc:
+        raise RunbookError(f"{name}: {exc}") from None
     except RecursionError:  # tomllib reads nested arrays and tables recursively
         raise RunbookError(f"{name}: arrays or tables nested too deeply to read") from None
     _fields(doc, _TOP, name)
@@ -292,7 +297,8 @@ def _ask(raw: dict[str, Any], n: int, line: int, where: str, episode: _Episode) 
         episode.known(outrank, where, "outrank")
     else:
         outrank = [episode.replaces[i] for i in gold if i in episode.replaces]
-    tag = raw.get("tag") or ("update" if outrank else "forgotten" if not gold else "probe")
+    # The default only when there is no tag: an empty one is refused by _no_empty_tag.
+    tag = raw.get("tag", "update" if outrank else "forgotten" if not gold else "probe")
     ask = Ask(raw["question"], tuple(gold), tag, raw.get("key") or f"step-{n}", tuple(outrank),
               tuple(forgotten), raw.get("category"), _needs(raw.get("needs"), where))
     return Step("ask", n, line, tag, ask=ask)
