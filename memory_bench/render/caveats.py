@@ -10,6 +10,7 @@ renderer escapes it for its own format.
 from __future__ import annotations
 
 from memory_bench.results.model import BackendEntry, Result
+from memory_bench.results.suspect import suspect_lines
 
 __all__ = ["backend_notes", "caveats", "missing_metrics"]
 
@@ -166,7 +167,8 @@ def _latency(result: Result) -> str:
 def caveats(result: Result) -> list[str]:
     """The caveat list of this run, most important first."""
     scenario = list(result.scenario.caveats)
-    out = [*scenario[:2], _seeds(result), *filter(None, [_exposure(result)]),
+    out = [*suspect_lines(result), *scenario[:2], _seeds(result),
+           *filter(None, [_exposure(result)]),
            *_missing(result), *_failures(result),
            *(m.caveat for m in result.metrics if m.caveat)]
     unmeasured = _unmeasured(result) if any(b.ok_runs() for b in result.backends) else []
