@@ -103,7 +103,11 @@ def _parser() -> argparse.ArgumentParser:
                         help="result JSON (default: runs/<run id>.json)")
         sp.add_argument("--save", action="store_true",
                         help="also write JSON, Markdown, HTML, CSV and PNG plots under "
-                             "reports/, never overwriting")
+                             "reports/, never overwriting; refused from a checkout with "
+                             "uncommitted changes")
+        sp.add_argument("--allow-dirty", action="store_true",
+                        help="--save from a checkout with uncommitted changes: the result "
+                             "records the diff's hash and is labelled dirty everywhere")
         sp.add_argument("--cache-dir", type=Path, metavar="DIR",
                         help="embedding cache (default: ~/.cache/memory-bench, or "
                              "$MEMORY_BENCH_CACHE)")
@@ -179,7 +183,10 @@ def _parser() -> argparse.ArgumentParser:
     sw.add_argument("--out", type=Path, metavar="DIR",
                     help="directory for the per-size results (default: runs/sweep-<id>/)")
     sw.add_argument("--save", action="store_true",
-                    help="also publish the sweep under reports/, never overwriting")
+                    help="also publish the sweep under reports/, never overwriting; "
+                         "refused from a checkout with uncommitted changes")
+    sw.add_argument("--allow-dirty", action="store_true",
+                    help="--save from a dirty checkout, labelled dirty")
     sw.add_argument("--cache-dir", type=Path, metavar="DIR",
                     help="use this embedding cache (default: none, so ingest is measured "
                          "with a cold encoder)")

@@ -55,6 +55,7 @@ def _request(args: argparse.Namespace) -> Any:
 
     return RunRequest(backends=args.backend, scenario=args.scenario, sets=args.set,
                       seeds=args.seeds, seed=args.seed, out=args.out, save=args.save,
+                      allow_dirty=getattr(args, "allow_dirty", False),
                       cache_dir=args.cache_dir, no_cache=args.no_cache,
                       resume=getattr(args, "resume", None))
 

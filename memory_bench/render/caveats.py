@@ -9,6 +9,7 @@ renderer escapes it for its own format.
 
 from __future__ import annotations
 
+from memory_bench.results.manifest import dirty_line
 from memory_bench.results.model import BackendEntry, Result
 from memory_bench.results.suspect import suspect_lines
 
@@ -167,7 +168,8 @@ def _latency(result: Result) -> str:
 def caveats(result: Result) -> list[str]:
     """The caveat list of this run, most important first."""
     scenario = list(result.scenario.caveats)
-    out = [*suspect_lines(result), *scenario[:2], _seeds(result),
+    out = [*filter(None, [dirty_line(result.manifest)]), *suspect_lines(result),
+           *scenario[:2], _seeds(result),
            *filter(None, [_exposure(result)]),
            *_missing(result), *_failures(result),
            *(m.caveat for m in result.metrics if m.caveat)]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 import platform
 import subprocess
@@ -14,7 +15,7 @@ from typing import Any
 from memory_bench import __version__
 from memory_bench.plugins.selection import BackendSelection
 
-__all__ = ["build_manifest"]
+__all__ = ["build_manifest", "dirty_line", "git_state", "is_dirty"]
 
 # Read from distribution metadata, never imported: the manifest must stay cheap.
 # The core's own; each backend adds the distributions it declares (``libraries``).
@@ -28,7 +29,10 @@ def _version(dist: str) -> str | None:
         return None
 
 
-def _git(cwd: Path) -> dict[str, Any] | None:
+def git_state(cwd: Path) -> dict[str, Any] | None:
+    """The checkout's commit and whether tracked files differ from it; a dirty one also
+    records the SHA-256 of ``git diff HEAD``, so the exact uncommitted code can be named
+    (and matched by whoever holds the diff). None outside a git checkout."""
     try:
         commit = subprocess.run(
             ["git", "rev-parse", "HEAD"], cwd=cwd, capture_output=True, text=True, timeout=10
@@ -39,7 +43,13 @@ def _git(cwd: Path) -> dict[str, Any] | None:
             ["git", "status", "--porcelain", "--untracked-files=no"],
             cwd=cwd, capture_output=True, text=True, timeout=10,
         )
-        return {"commit": commit.stdout.strip(), "dirty": bool(status.stdout.strip())}
+        state: dict[str, Any] = {"commit": commit.stdout.strip(),
+                                 "dirty": bool(status.stdout.strip())}
+        if state["dirty"]:
+            diff = subprocess.run(["git", "diff", "HEAD", "--binary"], cwd=cwd,
+                                  capture_output=True, timeout=60)
+            state["diff_sha256"] = hashlib.sha256(diff.stdout).hexdigest()
+        return state
     except (OSError, subprocess.SubprocessError):
         return None
 
@@ -70,7 +80,26 @@ def build_manifest(
         "machine": platform.machine(),
         "cpu_count": os.cpu_count(),
         "libraries": {name: _version(name) for name in libraries},
-        "git": _git(Path.cwd()),
+        "git": git_state(Path.cwd()),
         "command": [Path(a).name if i == 0 else a
                     for i, a in enumerate(sys.argv if argv is None else argv)],
     }
+
+
+def is_dirty(manifest: dict[str, Any]) -> bool:
+    """Was the result made from a checkout with uncommitted changes?"""
+    git = manifest.get("git")
+    return isinstance(git, dict) and git.get("dirty") is True
+
+
+def dirty_line(manifest: dict[str, Any]) -> str | None:
+    """The label every report and the site give a result from a dirty checkout."""
+    if not is_dirty(manifest):
+        return None
+    git = manifest["git"]
+    diff = git.get("diff_sha256")
+    which = (f"diff SHA-256 {diff[:16]}…" if isinstance(diff, str)
+             else "the diff was not recorded")
+    return (f"Dirty provenance: this result was made from a checkout with uncommitted changes "
+            f"on commit {str(git.get('commit', '?'))[:12]} ({which}), so no commit holds "
+            "the exact code behind these numbers.")

@@ -52,6 +52,7 @@ class RunRequest:
     seed: int | None = None
     out: Path | None = None
     save: bool = False
+    allow_dirty: bool = False
     cache_dir: Path | None = None
     no_cache: bool = False
     resume: Path | None = None
@@ -98,6 +99,18 @@ class RunPlan:
     def reserve_reports(self) -> ReportPaths:
         """The ``--save`` names, claimed now (never another run's)."""
         return reserve_report_paths(REPORTS, self.scenario.name, self.run_id)
+
+
+def check_clean(*, allow_dirty: bool, cwd: Path | None = None) -> None:
+    """``--save`` publishes: refuse a checkout with uncommitted changes unless the user
+    accepts a result labelled dirty (``--allow-dirty``; the diff's hash is recorded)."""
+    from memory_bench.results.manifest import git_state
+
+    state = git_state(cwd or Path.cwd())
+    if state is not None and state["dirty"] and not allow_dirty:
+        raise UsageError(f"--save: the checkout has uncommitted changes on "
+                         f"{state['commit'][:12]}; commit them, or pass --allow-dirty to "
+                         "publish a result labelled dirty")
 
 
 def overrides(pairs: Sequence[str]) -> dict[str, str]:
@@ -159,5 +172,6 @@ def plan_run(req: RunRequest, loaded: LoadedPlugins) -> RunPlan:
     cache = None if req.no_cache else (req.cache_dir or default_cache_dir())
     if req.save:
         check_writable(REPORTS / "x.json", allow_existing=True)
+        check_clean(allow_dirty=req.allow_dirty)
     return RunPlan(plugins=loaded, cache_dir=cache, save=req.save, broken=list(loaded.broken),
                    **parts)

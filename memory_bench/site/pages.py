@@ -12,6 +12,7 @@ from html import escape
 
 from memory_bench.metrics.spec import MetricSpec
 from memory_bench.render.format import NOT_SUPPORTED, cell, row_label, run_counts
+from memory_bench.results.manifest import is_dirty
 from memory_bench.results.model import Result
 from memory_bench.results.paths import slug
 from memory_bench.site.collect import Published, PublishedRun, PublishedSweep
@@ -116,7 +117,8 @@ def _run_line(run: PublishedRun) -> str:
     when = (r.finished_at or r.started_at or "")[:16].replace("T", " ")
     size = r.scenario.params.get("size")
     bits = [f"run {r.run_id}", f"{len(r.seeds)} seed(s)", f"{len(r.backends)} backend(s)",
-            f"status {r.status}", f"finished {when} UTC" if when else ""]
+            f"status {r.status}", f"finished {when} UTC" if when else "",
+            "dirty: made from uncommitted code" if is_dirty(r.manifest) else ""]
     if size is not None:
         bits.insert(1, f"store size {size:,}")
     return " · ".join(escape(b) for b in bits if b)
@@ -177,7 +179,8 @@ def index_page(published: Published, hrefs: Mapping[str, Mapping[str, str]],
                          (escape(name), None, "l"),
                          (str(len(r.backends)), str(len(r.backends)), ""),
                          (str(len(r.seeds)), str(len(r.seeds)), ""),
-                         (escape(r.status), None, "l"),
+                         (escape(r.status + (" · dirty" if is_dirty(r.manifest) else "")),
+                          None, "l"),
                          (_links(hrefs[run.stem]).removeprefix('<p class="links">')
                           .removesuffix("</p>"), None, "l links")])
     body.append(_table([("run", "date, scenario and run id"), ("scenario", ""),
