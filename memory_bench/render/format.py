@@ -69,8 +69,15 @@ def cell(summary: MetricSummary | None, metric: MetricSpec, *, ci: bool = True,
     return text
 
 
-def verdict_cell(comparison: Comparison | None, metric: MetricSpec) -> str:
-    """A paired verdict in a table cell: ``ahead +0.120`` (the effect), ``tie``, or —."""
+def verdict_cell(comparison: Comparison | None, metric: MetricSpec, *,
+                 borderline: bool = False) -> str:
+    """A paired verdict in a table cell: ``ahead +0.120`` (the effect), ``tie``, or —;
+    `` (borderline)`` after it when its Holm p is within Monte Carlo error of alpha."""
+    cell = _verdict_cell(comparison, metric)
+    return f"{cell} (borderline)" if borderline else cell
+
+
+def _verdict_cell(comparison: Comparison | None, metric: MetricSpec) -> str:
     if comparison is None or comparison.verdict == "not supported":
         return NOT_SUPPORTED
     if comparison.verdict == "insufficient data":
