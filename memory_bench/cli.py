@@ -209,6 +209,11 @@ def _parser() -> argparse.ArgumentParser:
                       help="the published results (default: reports)")
     site.add_argument("out", nargs="?", default=Path("site/leaderboard"), type=Path,
                       help="the site's directory, replaced whole (default: site/leaderboard)")
+    ver = sub.add_parser("verify", help="check a result as a leaderboard entry: complete, "
+                         "clean provenance, versions, records, data hashes, and every metric "
+                         "and verdict recomputed from the records (exit 1 if any check fails)")
+    ver.add_argument("result", type=Path)
+    ver.add_argument("--json", action="store_true", help="machine-readable output")
     val = sub.add_parser("validate", help="check a memory-bench-jsonl/1 file, line by line, "
                          "or a runbook (FILE.toml)")
     val.add_argument("file", type=Path)

@@ -292,7 +292,22 @@ def cmd_site(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_verify(args: argparse.Namespace) -> int:
+    from memory_bench.results.io import load_result
+    from memory_bench.session.verify import verify_result
+
+    findings = verify_result(load_result(args.result), _plugins())
+    if args.json:
+        print(json.dumps({"result": args.result.name,
+                          "verified": all(f.status != "FAIL" for f in findings),
+                          "checks": [vars(f) for f in findings]}, indent=2))
+    else:
+        for f in findings:
+            print(printable(str(f)))
+    return 1 if any(f.status == "FAIL" for f in findings) else 0
+
+
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "backends": cmd_backends, "scenarios": cmd_scenarios, "plan": cmd_plan, "check": cmd_check,
     "run": cmd_run, "report": cmd_report, "compare": cmd_compare, "validate": cmd_validate,
-    "export": cmd_export, "sweep": cmd_sweep, "site": cmd_site}
+    "export": cmd_export, "sweep": cmd_sweep, "site": cmd_site, "verify": cmd_verify}

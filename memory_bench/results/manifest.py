@@ -15,7 +15,7 @@ from typing import Any
 from memory_bench import __version__
 from memory_bench.plugins.selection import BackendSelection
 
-__all__ = ["build_manifest", "dirty_line", "git_state", "is_dirty"]
+__all__ = ["build_manifest", "dirty_line", "git_state", "is_dirty", "package_sha256"]
 
 # Read from distribution metadata, never imported: the manifest must stay cheap.
 # The core's own; each backend adds the distributions it declares (``libraries``).
@@ -54,9 +54,39 @@ def git_state(cwd: Path) -> dict[str, Any] | None:
         return None
 
 
+def package_sha256(module: str | None) -> str | None:
+    """SHA-256 over the Python source of the top-level package (or module) that holds
+    ``module``: names the exact adapter code a result was made with, whatever its
+    version string says. None when it cannot be found."""
+    import importlib.util
+
+    if not module:
+        return None
+    try:
+        spec = importlib.util.find_spec(module.split(".")[0])
+    except (ImportError, ValueError):
+        return None
+    if spec is None:
+        return None
+    if spec.submodule_search_locations:
+        roots = [Path(p) for p in spec.submodule_search_locations]
+        files = sorted((f.relative_to(root).as_posix(), f) for root in roots
+                       for f in root.rglob("*.py"))
+    elif spec.origin and spec.origin.endswith(".py"):
+        files = [(Path(spec.origin).name, Path(spec.origin))]
+    else:
+        return None
+    digest = hashlib.sha256()
+    for name, f in files:
+        digest.update(name.encode() + b"\0" + f.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
 def _backend(s: BackendSelection) -> dict[str, Any]:
     out: dict[str, Any] = {"name": s.info.name, "version": s.info.version,
-                           "plugin": s.info.plugin}
+                           "plugin": s.info.plugin,
+                           "package_sha256": package_sha256(
+                               getattr(s.info.factory, "__module__", None))}
     if s.info.manifest is not None:
         try:
             out.update(s.info.manifest(dict(s.options)))
