@@ -214,6 +214,8 @@ def _parser() -> argparse.ArgumentParser:
                          "and verdict recomputed from the records (exit 1 if any check fails)")
     ver.add_argument("result", type=Path)
     ver.add_argument("--json", action="store_true", help="machine-readable output")
+    ver.add_argument("--save", action="store_true", help="also write <stem>.verified beside "
+                     "the result (the site marks a verified entry; never overwritten)")
     val = sub.add_parser("validate", help="check a memory-bench-jsonl/1 file, line by line, "
                          "or a runbook (FILE.toml)")
     val.add_argument("file", type=Path)

@@ -297,6 +297,10 @@ def cmd_verify(args: argparse.Namespace) -> int:
     from memory_bench.session.verify import verify_result
 
     findings = verify_result(load_result(args.result), _plugins())
+    if args.save:
+        from memory_bench.session.verify import write_record
+
+        write_record(args.result, findings)
     if args.json:
         print(json.dumps({"result": args.result.name,
                           "verified": all(f.status != "FAIL" for f in findings),

@@ -104,3 +104,23 @@ def test_an_unreadable_result_is_bad_input(made) -> None:
     out = made("verify", "bad.json")
     assert out.returncode == 2 and out.stdout == ""
     assert len(out.stderr.strip().splitlines()) == 1
+
+
+def test_a_saved_verification_marks_the_entry_on_the_site(made) -> None:
+    pub = made.cwd / "pub"
+    pub.mkdir()
+    (pub / "r.json").write_bytes((made.cwd / "r.json").read_bytes())
+    (pub / "t.json").write_bytes((made.cwd / "r.json").read_bytes())
+    assert made("verify", "pub/r.json", "--save").returncode == 0
+    assert made("verify", "pub/t.json", "--save").returncode == 0
+    record = json.loads((pub / "r.verified").read_text())
+    assert record["verified"] is True and record["result"] == "r.json"
+    again = made("verify", "pub/r.json", "--save")
+    assert again.returncode == 2 and "r.verified exists" in again.stderr
+    # t.json changes after its verification: the record no longer names its bytes.
+    (pub / "t.json").write_text((pub / "t.json").read_text() + "\n")
+    assert made("site", "pub", "site").returncode == 0
+    index = (made.cwd / "site" / "index.html").read_text()
+    rows = {name: index[index.index(f">{name}<"):][:2000] for name in ("r", "t")}
+    assert "complete · verified" in rows["r"].split("</tr>")[0]
+    assert "verified" not in rows["t"].split("</tr>")[0]

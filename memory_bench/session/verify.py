@@ -23,16 +23,19 @@ Each check gives ``ok``, ``warn`` or ``FAIL`` with one line; any FAIL fails the 
 from __future__ import annotations
 
 import copy
+import hashlib
+import json
 import math
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
+from pathlib import Path
 from typing import Any
 
 from memory_bench.plugins.manager import LoadedPlugins
 from memory_bench.results.model import Result
 
-__all__ = ["Finding", "verify_result"]
+__all__ = ["Finding", "is_verified", "record_path", "verify_result", "write_record"]
 
 TOLERANCE = 1e-9
 
@@ -223,3 +226,49 @@ def verify_result(r: Result, plugins: LoadedPlugins) -> list[Finding]:
     data, scripts = _data(r, plugins)
     out += [*data, _questions(r, scripts), _metrics(r, plugins), _analysis(r)]
     return out
+
+
+# -- the record the site reads ------------------------------------------------------------
+
+RECORD_SCHEMA = "memory-bench-verify/1"
+
+
+def record_path(result: Path) -> Path:
+    """``<stem>.verified`` beside the result (not ``.json``: the site reads those as
+    results)."""
+    stem = result.name.removesuffix(".gz").removesuffix(".json")
+    return result.with_name(f"{stem}.verified")
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def write_record(result: Path, findings: list[Finding]) -> Path:
+    """Write the verification beside the result, naming the exact bytes it checked;
+    never over an earlier record (BadInput)."""
+    from memory_bench import __version__
+    from memory_bench.errors import BadInput
+    from memory_bench.results.io import now_iso
+
+    out = record_path(result)
+    doc = {"schema": RECORD_SCHEMA, "result": result.name, "result_sha256": _sha256(result),
+           "verified": all(f.status != "FAIL" for f in findings), "at": now_iso(),
+           "memory_bench": __version__, "checks": [asdict(f) for f in findings]}
+    try:
+        with out.open("x") as fh:
+            json.dump(doc, fh, indent=1)
+    except FileExistsError:
+        raise BadInput(f"{out.name} exists: a verification is never overwritten") from None
+    return out
+
+
+def is_verified(result: Path) -> bool:
+    """Does a record beside ``result`` say it verified, for these exact bytes?"""
+    path = record_path(result)
+    try:
+        doc = json.loads(path.read_text())
+        return (doc.get("schema") == RECORD_SCHEMA and doc.get("verified") is True
+                and doc.get("result_sha256") == _sha256(result))
+    except (OSError, ValueError, AttributeError):
+        return False
