@@ -216,6 +216,17 @@ def _parser() -> argparse.ArgumentParser:
     ver.add_argument("--json", action="store_true", help="machine-readable output")
     ver.add_argument("--save", action="store_true", help="also write <stem>.verified beside "
                      "the result (the site marks a verified entry; never overwritten)")
+    rp = sub.add_parser("reproduce", help="run a published result again from its file and "
+                        "say, per metric, whether the new value lies within the published "
+                        "interval (exit 1 if a quality value does not)")
+    rp.add_argument("result", type=Path)
+    rp.add_argument("--seeds", metavar="SEEDS", help="only these seeds: 0-1 or 0,3,5 "
+                    "(default: the result's)")
+    rp.add_argument("--out", type=Path, metavar="PATH",
+                    help="the new result (default: runs/reproduce-<run id>.json)")
+    rp.add_argument("--cache-dir", type=Path, metavar="DIR",
+                    help="an embedding cache (default: none)")
+    rp.add_argument("--quiet", action="store_true", help="no progress display")
     val = sub.add_parser("validate", help="check a memory-bench-jsonl/1 file, line by line, "
                          "or a runbook (FILE.toml)")
     val.add_argument("file", type=Path)

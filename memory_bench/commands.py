@@ -311,7 +311,43 @@ def cmd_verify(args: argparse.Namespace) -> int:
     return 1 if any(f.status == "FAIL" for f in findings) else 0
 
 
+def cmd_reproduce(args: argparse.Namespace) -> int:
+    from memory_bench.harness.progress import Progress
+    from memory_bench.harness.runner import new_run_id
+    from memory_bench.results.io import load_result
+    from memory_bench.session.pipeline import execute
+    from memory_bench.session.reproduce import (
+        compare_reproduction,
+        parse_seeds,
+        reproduction_config,
+    )
+
+    seeds = parse_seeds(args.seeds) if args.seeds else None
+    published = load_result(args.result)
+    if published.comparisons is None or not any(b.summary for b in published.backends):
+        from memory_bench.analysis.compare import ensure_analysis, summarize_backends
+
+        ensure_analysis(published)
+        summarize_backends(published)
+    out = args.out or Path("runs") / f"reproduce-{new_run_id()}.json"
+    cfg = reproduction_config(published, _plugins(), seeds, out, cache_dir=args.cache_dir)
+    undo = interrupts.install()
+    try:
+        new = execute(cfg, Progress(enabled=False if args.quiet else None))
+    finally:
+        undo()
+    lines = compare_reproduction(published, new)
+    for line in lines:
+        print(printable(str(line)))
+    outside = [line for line in lines if line.status == "OUTSIDE"]
+    within = sum(line.status == "within" for line in lines)
+    print(printable(f"{within} quality value(s) within the published interval, "
+                    f"{len(outside)} outside; the new result: {out}"))
+    return 1 if outside else 0
+
+
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "backends": cmd_backends, "scenarios": cmd_scenarios, "plan": cmd_plan, "check": cmd_check,
     "run": cmd_run, "report": cmd_report, "compare": cmd_compare, "validate": cmd_validate,
-    "export": cmd_export, "sweep": cmd_sweep, "site": cmd_site, "verify": cmd_verify}
+    "export": cmd_export, "sweep": cmd_sweep, "site": cmd_site, "verify": cmd_verify,
+    "reproduce": cmd_reproduce}
