@@ -97,6 +97,10 @@ def _parser() -> argparse.ArgumentParser:
                            help="run N seeds (default: scenario)")
         seeds.add_argument("--seed", type=_int_in(0, 2**31 - 1), metavar="N",
                            help="run this one seed")
+        sp.add_argument("--publish-seeds", action="store_true",
+                        help="draw the seeds (as many as --seeds or the scenario's) from "
+                             "SHA-256 of the run id and the commit, at start: held out from "
+                             "any tuning; recorded in the manifest (seed_draw)")
         sp.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                         help="override a scenario parameter (repeatable)")
         sp.add_argument("--out", type=Path, metavar="PATH",

@@ -56,6 +56,7 @@ def _request(args: argparse.Namespace) -> Any:
     return RunRequest(backends=args.backend, scenario=args.scenario, sets=args.set,
                       seeds=args.seeds, seed=args.seed, out=args.out, save=args.save,
                       allow_dirty=getattr(args, "allow_dirty", False),
+                      publish_seeds=getattr(args, "publish_seeds", False),
                       cache_dir=args.cache_dir, no_cache=args.no_cache,
                       resume=getattr(args, "resume", None))
 
@@ -182,6 +183,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     manifest = build_manifest(plan.selections)
     if plan.broken:
         manifest["broken_plugins"] = [b.to_dict() for b in plan.broken]
+    if plan.seed_draw is not None:
+        manifest["seed_draw"] = plan.seed_draw
     if plan.resume is not None:
         say(f"resuming {plan.out}: {plan.pending} pair(s) to run")
     cfg = RunConfig(plugins=plan.plugins, selections=plan.selections, scenario=plan.scenario,
