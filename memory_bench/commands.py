@@ -343,9 +343,11 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
     for line in lines:
         print(printable(str(line)))
     outside = [line for line in lines if line.status == "OUTSIDE"]
+    exact = sum(line.status == "exact" for line in lines)
     within = sum(line.status == "within" for line in lines)
-    print(printable(f"{within} quality value(s) within the published interval, "
-                    f"{len(outside)} outside; the new result: {out}"))
+    print(printable(f"{exact + within} quality value(s) within the published interval "
+                    f"({exact} reproduced exactly), {len(outside)} outside; the new result: "
+                    f"{out}"))
     return 1 if outside else 0
 
 

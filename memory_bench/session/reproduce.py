@@ -3,11 +3,12 @@ per backend and metric, whether the new value lies within the published interval
 
 The run is the published one, read from the file: the scenario as recorded (name,
 generator, every parameter), every backend spec, and its seeds (or the ones given,
-e.g. ``--seeds 0-1`` for a quick check). For each backend and headline metric the
-new mean over the re-run seeds is set against the published 95% interval; on a seed
-whose data hash matches, the per-seed value is also compared with the published
-one (a deterministic backend gives it exactly). Timings (latency, ingest) are
-shown but never fail: they are the machine's.
+e.g. ``--seeds 0-1`` for a quick check). For each backend and headline metric:
+``exact`` when every re-run seed gives its published value on the same data (a
+deterministic backend does); otherwise the new mean against the published 95%
+interval for a mean of that many seeds (``within`` / ``OUTSIDE``; see
+:func:`_interval`). Timings (latency, ingest) are shown but never fail: they are
+the machine's.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from typing import TYPE_CHECKING
 from memory_bench.errors import BadInput
 from memory_bench.metrics.latency import is_timing
 from memory_bench.plugins.manager import LoadedPlugins
-from memory_bench.results.model import Result
+from memory_bench.results.model import MetricSummary, Result
 
 if TYPE_CHECKING:
     from memory_bench.harness.runner import RunConfig
@@ -68,16 +69,33 @@ def reproduction_config(published: Result, plugins: LoadedPlugins, seeds: list[i
 class Line:
     backend: str
     metric: str
-    status: str  # within | OUTSIDE | timing | n/a
+    status: str  # exact | within | OUTSIDE | timing | n/a
     text: str
 
     def __str__(self) -> str:
         return f"{self.status:<7} {self.backend} {self.metric}: {self.text}"
 
 
+def _interval(summary: MetricSummary, m: int) -> tuple[float, float]:
+    """Where the mean of ``m`` new seeds falls 95% of the time if the published seeds are
+    a sample of the same runs: mean ± t(n-1) · sd · sqrt(1/m + 1/n). Not the published
+    interval of the mean itself: a 2-seed mean lies outside a 10-seed mean's interval
+    far more often than 5% of the time, with every value reproduced."""
+    from memory_bench.analysis.stats import t_quantile
+
+    assert summary.mean is not None
+    n, sd = summary.n, summary.std
+    if n < 2 or sd is None:
+        low, high = summary.ci_low, summary.ci_high
+        return (summary.mean, summary.mean) if low is None or high is None else (low, high)
+    half = t_quantile(n - 1) * sd * math.sqrt(1 / m + 1 / n)
+    return summary.mean - half, summary.mean + half
+
+
 def compare_reproduction(published: Result, new: Result) -> list[Line]:
-    """One line per backend and headline metric: the new mean against the published
-    interval, and how many re-run seeds gave the published per-seed value."""
+    """One line per backend and headline metric: ``exact`` when every re-run seed gives
+    its published value (same data), else the new mean against the published interval
+    for a mean of that many seeds (``within`` / ``OUTSIDE``); ``timing`` for timings."""
     out = []
     for b in published.backends:
         nb = new.backend(b.label)
@@ -89,18 +107,21 @@ def compare_reproduction(published: Result, new: Result) -> list[Line]:
                 out.append(Line(b.label, m.name, "n/a", "no value to compare"))
                 continue
             mean = fmean(got)
-            low, high = summary.ci_low, summary.ci_high
-            if low is None or high is None:
-                low = high = summary.mean
+            low, high = _interval(summary, len(got))
             same = sum(1 for s, v in values.items()
                        if (pr := b.run_for(s)) is not None and pr.ok and v is not None
                        and (old := pr.metrics.get(m.name)) is not None
                        and math.isclose(v, old, rel_tol=1e-9, abs_tol=1e-12)
                        and pr.data_hash == new.scenario.data_hashes.get(str(s)))
-            inside = low - 1e-12 <= mean <= high + 1e-12
-            status = "timing" if is_timing(m.name) else ("within" if inside else "OUTSIDE")
+            if is_timing(m.name):
+                status = "timing"
+            elif same == len(got):
+                status = "exact"
+            else:
+                status = "within" if low - 1e-12 <= mean <= high + 1e-12 else "OUTSIDE"
             out.append(Line(b.label, m.name, status,
                             f"{mean:.4g} over seed(s) {', '.join(map(str, sorted(values)))}; "
-                            f"published {summary.mean:.4g} [{low:.4g}, {high:.4g}]; "
-                            f"{same} of {len(got)} seed value(s) equal to the published"))
+                            f"published {summary.mean:.4g} over {summary.n}, 95% range of a "
+                            f"{len(got)}-seed mean [{low:.4g}, {high:.4g}]; {same} of "
+                            f"{len(got)} seed value(s) equal to the published"))
     return out
