@@ -199,6 +199,10 @@ def cmd_run(args: argparse.Namespace) -> int:
         result = execute(cfg, progress, resume=plan.resume)
         print_or_reader_left(render_table(result, columns=args.columns))  # `| head` saves
         _warn_broken(plan.plugins)  # after the run: bad input (a stale store) is one line
+        from memory_bench.results.suspect import suspect_lines
+
+        for line in suspect_lines(result):  # also first among the report's caveats
+            _err(f"warning: {line}")
         say(f"result: {plan.out}")
         if plan.save:
             progress.note("writing the report set: Markdown, HTML, CSV and the plots")

@@ -46,11 +46,23 @@ def test_the_same_top_k_for_every_question_is_named() -> None:
     blind = _with_records(backend("blind", {}), [["a", "b", "c"]] * 6)
     varied = _with_records(backend("varied", {}), [["a", "b"], ["b", "a"]] * 3)
     (line,) = _suspects(blind, varied)
-    assert line.startswith("`blind` looks broken, not weak: it returned the same top k for "
-                           "all 6 questions")
+    assert line.startswith("`blind` looks broken, not weak: it returned the same top k to "
+                           "every question of each ask step (30 questions)")
 
 
 def test_too_few_questions_or_empty_answers_are_not_named() -> None:
     few = _with_records(backend("few", {}), [["a"]] * 4)
     empty = _with_records(backend("empty", {}), [[]] * 8)
     assert _suspects(few, empty) == []
+
+
+def test_a_run_of_a_query_blind_plugin_warns(cli) -> None:
+    """The planted query-blind backend (tests/broken_backends.py) runs to the end; the run
+    says on stderr, and its report's caveats, that the row looks broken."""
+    out = cli("run", "--backend", "kit-query-blind", "--scenario", "smoke", "--seed", "0",
+              "--out", "r.json", "--quiet", env_extra={"MEMORY_BENCH_PLUGINS": "broken_backends"})
+    assert out.returncode == 0, out.stderr
+    assert ("warning: `kit-query-blind` looks broken, not weak: it returned the same top k "
+            "to every question of each ask step") in out.stderr
+    report = cli("report", "r.json", env_extra={"MEMORY_BENCH_PLUGINS": "broken_backends"})
+    assert "`kit-query-blind` looks broken, not weak" in report.stdout

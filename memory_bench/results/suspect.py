@@ -3,8 +3,8 @@
 A plugin that mislabels its hits (ids shuffled under their scores) or ignores the
 question still runs to the end and exits 0; its row then has a shape no memory
 has: almost nothing right at rank 1 yet everything "retained" (the ratio of two
-near-zero recalls), or one and the same top k for every question. The report's
-caveats name such rows (``render/caveats.py``); the conformance kit
+near-zero recalls), or one and the same top k for every question asked with no
+write between them. The report's caveats name such rows (``render/caveats.py``); the conformance kit
 (``memory-bench check``) is what finds the fault.
 """
 
@@ -12,13 +12,14 @@ from __future__ import annotations
 
 from statistics import fmean
 
+from memory_bench.records.records import ProbeRecord, Records
 from memory_bench.results.model import BackendEntry, Result
 
 __all__ = ["MIN_QUESTIONS", "suspect_lines"]
 
 RECALL_FLOOR = 0.05
 RETENTION_CEILING = 0.95
-MIN_QUESTIONS = 5  # distinct questions before "the same top k for all" means anything
+MIN_QUESTIONS = 5  # questions in one run before "the same top k for all" means anything
 
 
 def _mean(b: BackendEntry, name: str) -> float | None:
@@ -42,17 +43,32 @@ def _recall_at_1(b: BackendEntry) -> float | None:
     return right / total if total else None
 
 
+def _groups(records: Records) -> list[list[ProbeRecord]]:
+    """The questions asked with no write between them (the ask steps), or all of them
+    when the records keep no steps: within one, a store answers from the same items."""
+    probes = records.probes
+    if not records.blocks:
+        return [probes]
+    return [probes[start:start + count] for start, count, *_ in records.blocks]
+
+
 def _one_answer(b: BackendEntry) -> int:
-    """How many distinct questions got one and the same non-empty top k (0: not so)."""
-    answers: set[tuple[str, ...]] = set()
-    questions: set[str] = set()
+    """How many questions got the same non-empty top k as every other question of their
+    ask step, where every step of two or more questions did so (0: not so)."""
+    questions, most = 0, 0  # most: in one run (a run of 4 questions says little)
     for r in b.ok_runs():
-        for p in r.records.probes if r.records is not None else []:
-            questions.add(p.question)
-            answers.add(tuple(p.returned))
-    if len(questions) < MIN_QUESTIONS or len(answers) != 1 or answers == {()}:
-        return 0
-    return len(questions)
+        if r.records is None:
+            continue
+        here = 0
+        for group in _groups(r.records):
+            if len({p.question for p in group}) < 2:
+                continue
+            answers = {tuple(p.returned) for p in group}
+            if len(answers) != 1 or answers == {()}:
+                return 0
+            here += len(group)
+        questions, most = questions + here, max(most, here)
+    return questions if most >= MIN_QUESTIONS else 0
 
 
 def suspect_lines(result: Result) -> list[str]:
@@ -68,7 +84,8 @@ def suspect_lines(result: Result) -> list[str]:
                        f"Run `memory-bench check {b.label}` before reading its row.")
         same = _one_answer(b)
         if same:
-            out.append(f"`{b.label}` looks broken, not weak: it returned the same top k for "
-                       f"all {same} questions, so its answers do not depend on the question. "
+            out.append(f"`{b.label}` looks broken, not weak: it returned the same top k to "
+                       f"every question of each ask step ({same} questions), so its answers "
+                       "do not depend on the question. "
                        f"Run `memory-bench check {b.label}` before reading its row.")
     return out
