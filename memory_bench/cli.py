@@ -116,13 +116,21 @@ def _parser() -> argparse.ArgumentParser:
                            help="run N seeds (default: scenario)")
         seeds.add_argument("--seed", type=_int_in(0, 2**31 - 1), metavar="N",
                            help="run this one seed")
+        sp.add_argument("--publish-seeds", action="store_true",
+                        help="draw the seeds (as many as --seeds or the scenario's) from "
+                             "SHA-256 of the run id and the commit, at start: held out from "
+                             "any tuning; recorded in the manifest (seed_draw)")
         sp.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                         help="override a scenario parameter (repeatable)")
         sp.add_argument("--out", type=Path, metavar="PATH",
                         help="result JSON (default: runs/<run id>.json)")
         sp.add_argument("--save", action="store_true",
                         help="also write JSON, Markdown, HTML, CSV and PNG plots under "
-                             "reports/, never overwriting")
+                             "reports/, never overwriting; refused from a checkout with "
+                             "uncommitted changes")
+        sp.add_argument("--allow-dirty", action="store_true",
+                        help="--save from a checkout with uncommitted changes: the result "
+                             "records the diff's hash and is labelled dirty everywhere")
         sp.add_argument("--cache-dir", type=Path, metavar="DIR",
                         help="embedding cache (default: ~/.cache/memory-bench, or "
                              "$MEMORY_BENCH_CACHE)")
@@ -198,7 +206,10 @@ def _parser() -> argparse.ArgumentParser:
     sw.add_argument("--out", type=Path, metavar="DIR",
                     help="directory for the per-size results (default: runs/sweep-<id>/)")
     sw.add_argument("--save", action="store_true",
-                    help="also publish the sweep under reports/, never overwriting")
+                    help="also publish the sweep under reports/, never overwriting; "
+                         "refused from a checkout with uncommitted changes")
+    sw.add_argument("--allow-dirty", action="store_true",
+                    help="--save from a dirty checkout, labelled dirty")
     sw.add_argument("--cache-dir", type=Path, metavar="DIR",
                     help="use this embedding cache (default: none, so ingest is measured "
                          "with a cold encoder)")
@@ -223,6 +234,24 @@ def _parser() -> argparse.ArgumentParser:
                       help="the site's directory, replaced whole (default: site/leaderboard)")
     site.add_argument("--strict", action="store_true",
                       help="a file that cannot be published is an error (exit 2), not skipped")
+    ver = sub.add_parser("verify", help="check a result as a leaderboard entry: complete, "
+                         "clean provenance, versions, records, data hashes, and every metric "
+                         "and verdict recomputed from the records (exit 1 if any check fails)")
+    ver.add_argument("result", type=Path)
+    ver.add_argument("--json", action="store_true", help="machine-readable output")
+    ver.add_argument("--save", action="store_true", help="also write <stem>.verified beside "
+                     "the result (the site marks a verified entry; never overwritten)")
+    rp = sub.add_parser("reproduce", help="run a published result again from its file and "
+                        "say, per metric, whether the new value lies within the published "
+                        "interval (exit 1 if a quality value does not)")
+    rp.add_argument("result", type=Path)
+    rp.add_argument("--seeds", metavar="SEEDS", help="only these seeds: 0-1 or 0,3,5 "
+                    "(default: the result's)")
+    rp.add_argument("--out", type=Path, metavar="PATH",
+                    help="the new result (default: runs/reproduce-<run id>.json)")
+    rp.add_argument("--cache-dir", type=Path, metavar="DIR",
+                    help="an embedding cache (default: none)")
+    rp.add_argument("--quiet", action="store_true", help="no progress display")
     val = sub.add_parser("validate", help="check a memory-bench-jsonl/1 file, line by line, "
                          "or a runbook (FILE.toml)")
     val.add_argument("file", type=Path)

@@ -55,6 +55,8 @@ def _request(args: argparse.Namespace) -> Any:
 
     return RunRequest(backends=args.backend, scenario=args.scenario, sets=args.set,
                       seeds=args.seeds, seed=args.seed, out=args.out, save=args.save,
+                      allow_dirty=getattr(args, "allow_dirty", False),
+                      publish_seeds=getattr(args, "publish_seeds", False),
                       cache_dir=args.cache_dir, no_cache=args.no_cache,
                       resume=getattr(args, "resume", None))
 
@@ -181,6 +183,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     manifest = build_manifest(plan.selections)
     if plan.broken:
         manifest["broken_plugins"] = [b.to_dict() for b in plan.broken]
+    if plan.seed_draw is not None:
+        manifest["seed_draw"] = plan.seed_draw
     if plan.resume is not None:
         say(f"resuming {plan.out}: {plan.pending} pair(s) to run")
     cfg = RunConfig(plugins=plan.plugins, selections=plan.selections, scenario=plan.scenario,
@@ -195,6 +199,10 @@ def cmd_run(args: argparse.Namespace) -> int:
         result = execute(cfg, progress, resume=plan.resume)
         print_or_reader_left(render_table(result, columns=args.columns))  # `| head` saves
         _warn_broken(plan.plugins)  # after the run: bad input (a stale store) is one line
+        from memory_bench.results.suspect import suspect_lines
+
+        for line in suspect_lines(result):  # also first among the report's caveats
+            _err(f"warning: {line}")
         say(f"result: {plan.out}")
         if plan.save:
             progress.note("writing the report set: Markdown, HTML, CSV and the plots")
@@ -329,8 +337,64 @@ def cmd_site(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_verify(args: argparse.Namespace) -> int:
+    from memory_bench.results.io import load_result
+    from memory_bench.session.verify import verify_result
+
+    findings = verify_result(load_result(args.result), _plugins())
+    if args.save:
+        from memory_bench.session.verify import write_record
+
+        write_record(args.result, findings)
+    if args.json:
+        print(json.dumps({"result": args.result.name,
+                          "verified": all(f.status != "FAIL" for f in findings),
+                          "checks": [vars(f) for f in findings]}, indent=2))
+    else:
+        for f in findings:
+            print(printable(str(f)))
+    return 1 if any(f.status == "FAIL" for f in findings) else 0
+
+
+def cmd_reproduce(args: argparse.Namespace) -> int:
+    from memory_bench.harness.progress import Progress
+    from memory_bench.harness.runner import new_run_id
+    from memory_bench.results.io import load_result
+    from memory_bench.session.pipeline import execute
+    from memory_bench.session.reproduce import (
+        compare_reproduction,
+        parse_seeds,
+        reproduction_config,
+    )
+
+    seeds = parse_seeds(args.seeds) if args.seeds else None
+    published = load_result(args.result)
+    if published.comparisons is None or not any(b.summary for b in published.backends):
+        from memory_bench.analysis.compare import ensure_analysis, summarize_backends
+
+        ensure_analysis(published)
+        summarize_backends(published)
+    out = args.out or Path("runs") / f"reproduce-{new_run_id()}.json"
+    cfg = reproduction_config(published, _plugins(), seeds, out, cache_dir=args.cache_dir)
+    undo = interrupts.install()
+    try:
+        new = execute(cfg, Progress(enabled=False if args.quiet else None))
+    finally:
+        undo()
+    lines = compare_reproduction(published, new)
+    for line in lines:
+        print(printable(str(line)))
+    outside = [line for line in lines if line.status == "OUTSIDE"]
+    exact = sum(line.status == "exact" for line in lines)
+    within = sum(line.status == "within" for line in lines)
+    print(printable(f"{exact + within} quality value(s) within the published interval "
+                    f"({exact} reproduced exactly), {len(outside)} outside; the new result: "
+                    f"{out}"))
+    return 1 if outside else 0
+
+
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "backends": cmd_backends, "scenarios": cmd_scenarios, "plan": cmd_plan, "check": cmd_check,
     "run": cmd_run, "report": cmd_report, "compare": cmd_compare, "validate": cmd_validate,
     "export": cmd_export, "sweep": cmd_sweep, "site": cmd_site,
-    "leaks": cmd_leaks}
+    "leaks": cmd_leaks, "verify": cmd_verify, "reproduce": cmd_reproduce}

@@ -233,6 +233,58 @@ class HiddenForget(Good):
         return sum(i.startswith(prefix) and i not in self.hidden for i in self.items)
 
 
+class Shuffled(Good):
+    """Keeps the scores in descending order but shuffles the ids under them (a fixed
+    shuffle for each k: every answer looks well-formed, the top 3 still hold the
+    item's own text)."""
+
+    def query(self, text: str, k: int) -> list[Hit]:
+        import random
+
+        hits = super().query(text, k)
+        ids = [h.id for h in hits]
+        random.Random(k).shuffle(ids)
+        return [Hit(i, h.score, self.items[i].source, self.items[i].timestamp)
+                for i, h in zip(ids, hits, strict=True)]
+
+
+class Stale(Good):
+    """Ranks an id by the text it was first written with: a re-write updates the stored
+    item but not its vector."""
+
+    def __init__(self, workdir: Path) -> None:
+        super().__init__(workdir)
+        self.indexed: dict[str, str] = {i: it.text for i, it in self.items.items()}
+
+    def write(self, items: Sequence[Item]) -> list[WriteResult]:
+        for item in items:
+            self.indexed.setdefault(item.id, item.text)
+        return super().write(items)
+
+    def _ranked(self, text: str) -> list[tuple[float, Item]]:
+        q = _words(text)
+        scored = [(len(q & _words(self.indexed.get(i.id, i.text))) / max(len(q), 1), i)
+                  for i in self.items.values()]
+        scored = [(s, i) for s, i in scored if s > 0]
+        scored.sort(key=lambda t: (-t[0], t[1].id))
+        return scored
+
+
+class QueryBlind(Good):
+    """Returns the newest k items whatever the question, scored by recency."""
+
+    def query(self, text: str, k: int) -> list[Hit]:
+        newest = sorted(self.items.values(), key=lambda i: (i.timestamp, i.id))[::-1][:k]
+        return [Hit(i.id, 1.0 / (n + 1), i.source, i.timestamp) for n, i in enumerate(newest)]
+
+
+class ShortK(Good):
+    """Returns at most 2 hits whatever k (an adapter with its own k)."""
+
+    def query(self, text: str, k: int) -> list[Hit]:
+        return super().query(text, min(k, 2))
+
+
 class LiveStore(Good):
     """Not broken: a live store that already holds a note of its user's, which queries
     may return (an id the harness never gave it, outside the harness's prefix)."""
@@ -272,6 +324,10 @@ BROKEN: dict[str, tuple[type[Good], list[Capability], str]] = {
     "kit-no-forget": (NoForget, [Capability.FORGET], "forget"),
     "kit-source-deaf": (SourceDeaf, [Capability.FORGET], "forget"),
     "kit-hidden-forget": (HiddenForget, [Capability.FORGET], "forget"),
+    "kit-shuffled": (Shuffled, [], "whole-list"),
+    "kit-stale": (Stale, [], "rewrite"),
+    "kit-query-blind": (QueryBlind, [], "query-blind"),
+    "kit-short-k": (ShortK, [], "whole-list"),
 }
 
 

@@ -10,7 +10,12 @@ from pathlib import Path
 import pytest
 from constructed_results import backend, result
 
-from memory_bench.analysis.compare import analyse, ensure_analysis, paired_comparison
+from memory_bench.analysis.compare import (
+    ANALYSIS_VERSION,
+    analyse,
+    ensure_analysis,
+    paired_comparison,
+)
 from memory_bench.metrics.continual import CONTINUAL_METRICS
 from memory_bench.results.io import load_result, write_result
 
@@ -128,7 +133,7 @@ def test_analysis_is_stored_and_old_files_are_still_read(tmp_path: Path) -> None
     assert loaded.comparisons is None
     ensure_analysis(loaded)
     assert len(loaded.comparisons) == 3 * len(BY_NAME)  # 3 pairs x every metric
-    assert loaded.analysis["version"] == 4
+    assert loaded.analysis["version"] == ANALYSIS_VERSION
     assert loaded.backends[0].summary["recall1_before"].boot_low is not None
     json.dumps(loaded.to_dict())  # still plain JSON
     before = json.dumps([c.to_dict() for c in loaded.comparisons])

@@ -19,12 +19,14 @@ from memory_bench.plugins.selection import select_backends
 from memory_bench.testing import CHECKS, check_selection
 
 TESTS = Path(__file__).resolve().parent
+# The tests first, then the checkout under test (a worktree's own code before the venv's).
+PATH = os.pathsep.join(filter(None, [str(TESTS), os.environ.get("PYTHONPATH")]))
 PLUGINS = load_plugins([("broken_backends", broken_backends)], autoload=False)
 ENV = {"MEMORY_BENCH_PLUGINS": "broken_backends"}
 
 # Breaking one promise can break another that depends on it; these are the lines a
 # plugin author sees, so they are pinned here.
-ALSO = {"kit-stranger": {"finds", "close"}}
+ALSO = {"kit-stranger": {"finds", "close", "rewrite"}, "kit-query-blind": {"finds"}}
 
 
 def _report(spec: str):
@@ -38,7 +40,7 @@ def test_a_backend_that_keeps_every_promise_passes_every_check() -> None:
     assert [c.name for c in CHECKS] == list(status)
     assert status.pop("fresh-store") == "not applicable"  # it is persistent
     assert set(status.values()) == {"ok"}
-    assert report.lines() == ["kit-good: ok, 13 checks kept, not applicable: fresh-store"]
+    assert report.lines() == ["kit-good: ok, 16 checks kept, not applicable: fresh-store"]
 
 
 def test_a_live_store_may_return_its_own_items() -> None:
@@ -73,9 +75,23 @@ def test_each_broken_promise_fails_its_check(name: str) -> None:
                       "`forget` is declared"),
     ("kit-source-deaf", "returned 0, not its 3 items left"),
     ("kit-hidden-forget", "query of a forgotten item's own text returned"),
+    ("kit-shuffled", "the ranking depends on k or on the call (ids shuffled under their "
+                     "scores?)"),
+    ("kit-short-k", "query returned 2 hit(s) for k=5 from a store of 12 items"),
+    ("kit-stale", "the old text (a stale vector) still ranks it"),
+    ("kit-query-blind", "a query of random words got the same top 5 with the same scores as "
+                        "4 of 4 real questions"),
 ])
 def test_the_line_says_what_broke(name: str, line: str) -> None:
     assert any(line in got for got in _report(name).lines()), _report(name).lines()
+
+
+def test_the_old_kit_passed_shuffled_ids_that_the_whole_list_check_catches() -> None:
+    """Shuffled ids under descending scores keep every per-hit promise and the item's own
+    text in the top 3: only the whole list against a re-query shows the fault."""
+    status = {o.check: o.status for o in _report("kit-shuffled").outcomes}
+    assert status["query"] == status["finds"] == "ok"
+    assert status["whole-list"] == "broken"
 
 
 def test_a_broken_write_blocks_the_checks_that_need_it_without_repeating_itself() -> None:
@@ -98,7 +114,7 @@ def test_the_kit_leaves_nothing_behind(tmp_path: Path) -> None:
 
 
 def _cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    full = {**os.environ, "PYTHONPATH": str(TESTS), "MEMORY_BENCH_DISABLE_PLUGIN_AUTOLOAD": "1",
+    full = {**os.environ, "PYTHONPATH": PATH, "MEMORY_BENCH_DISABLE_PLUGIN_AUTOLOAD": "1",
             **ENV, **(env or {})}
     exe = Path(sys.executable).parent / "memory-bench"
     return subprocess.run([str(exe), *args], capture_output=True, text=True, env=full,
@@ -109,8 +125,8 @@ def test_check_command_passes_a_good_backend() -> None:
     out = _cli("check", "kit-good", "kit-live")
     assert out.returncode == 0, out.stderr
     assert out.stdout.splitlines() == [
-        "kit-good: ok, 13 checks kept, not applicable: fresh-store",
-        "kit-live: ok, 9 checks kept, not applicable: fresh-store, strength, gate, consolidate, "
+        "kit-good: ok, 16 checks kept, not applicable: fresh-store",
+        "kit-live: ok, 12 checks kept, not applicable: fresh-store, strength, gate, consolidate, "
         "forget",
     ]
 
@@ -121,7 +137,7 @@ def test_check_command_exits_1_with_a_line_per_broken_promise() -> None:
     lines = out.stdout.splitlines()
     assert "BROKEN kit-too-many query: query returned 8 hits for k=1 (at most k)" in lines
     assert "BROKEN kit-stranger query: query returned '0', an id it was never given" in lines
-    assert lines[0] == "kit-good: ok, 13 checks kept, not applicable: fresh-store"
+    assert lines[0] == "kit-good: ok, 16 checks kept, not applicable: fresh-store"
 
 
 def test_check_command_json() -> None:
@@ -167,7 +183,7 @@ def test_the_pytest_plugin_runs_the_same_checks(tmp_path: Path) -> None:
     """As a plugin author would: one line in a test file, the fixture from the installed
     pytest11 entry point, the marker it registers (--strict-markers)."""
     (tmp_path / "test_mine.py").write_text(_PLUGIN_USER)
-    env = {**os.environ, "PYTHONPATH": str(TESTS), "MEMORY_BENCH_DISABLE_PLUGIN_AUTOLOAD": "1",
+    env = {**os.environ, "PYTHONPATH": PATH, "MEMORY_BENCH_DISABLE_PLUGIN_AUTOLOAD": "1",
            **ENV}
     env.pop("PYTEST_DISABLE_PLUGIN_AUTOLOAD", None)
     out = subprocess.run(
@@ -175,7 +191,7 @@ def test_the_pytest_plugin_runs_the_same_checks(tmp_path: Path) -> None:
          "no:cacheprovider", "-m", "memory_bench_conformance", str(tmp_path / "test_mine.py")],
         capture_output=True, text=True, env=env, cwd=tmp_path, timeout=600)
     assert out.returncode == 1, out.stdout[-3000:]
-    assert "1 failed, 25 passed, 2 skipped" in out.stdout, out.stdout[-3000:]
+    assert "1 failed, 31 passed, 2 skipped" in out.stdout, out.stdout[-3000:]
     assert "FAILED test_mine.py::test_conformance[kit-too-many-query]" in out.stdout
     assert "\nkit-too-many query: query returned 8 hits for k=1 (at most k)\n" in out.stdout
     assert "kit-good fresh-store: a `persistent` store may be shared on purpose" in out.stdout

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from memory_bench.analysis.compare import ANALYSIS_VERSION
 from memory_bench.results.io import load_result
 from memory_bench.results.paths import unique_report_paths
 
@@ -24,7 +25,7 @@ def test_save_writes_every_file_and_never_overwrites(cli) -> None:
             assert stem + suffix in files
     doc = load_result(cli.cwd / "reports" / f"{stems[0]}.json.gz")
     assert cli("report", f"reports/{stems[0]}.json.gz", "--format", "table").returncode == 0
-    assert doc.analysis is not None and doc.analysis["version"] == 4
+    assert doc.analysis is not None and doc.analysis["version"] == ANALYSIS_VERSION
     verdicts = {(c.metric, c.verdict) for c in doc.comparisons or []}
     assert ("provenanceAccuracy", "ahead") in verdicts  # 24 paired questions, Holm-corrected
     prov = next(c for c in doc.comparisons if c.metric == "provenanceAccuracy")

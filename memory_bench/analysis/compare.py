@@ -23,6 +23,7 @@ from typing import Any
 from memory_bench.analysis.paired import (
     BOOT_DRAWS,
     BOOT_DRAWS_PERCENTILE,
+    DRAWS,
     TESTS,
     holm,
     paired_rows,
@@ -32,6 +33,7 @@ from memory_bench.analysis.stats import (
     BOOTSTRAP_SEED,
     CONFIDENCE,
     N_RESAMPLES,
+    SIGN_FLIP_DRAWS,
     sign_flip_p,
     summarize,
     t_interval,
@@ -53,8 +55,9 @@ __all__ = [
 ]
 
 # 3: a randomization p beyond every swap is the null's normal tail; 4: a verdict also
-# needs its interval to exclude 0 on its side
-ANALYSIS_VERSION = 4
+# needs its interval to exclude 0 on its side; 5: the seed-level sign-flip's Monte Carlo
+# (above 16 seeds) is p = (1 + hits) / (1 + draws), never 0; the draws are recorded
+ANALYSIS_VERSION = 5
 ALPHA = 0.05
 METHOD = {
     "confidence": CONFIDENCE,
@@ -83,6 +86,11 @@ METHOD = {
                "side: ahead or behind by the test's direction and the metric's; otherwise "
                "tie; no paired question: insufficient data",
 }
+
+
+# The Monte Carlo draws behind each test's p (the verdict tables' "borderline" reads them).
+DRAWS_BY_TEST = {"randomization": DRAWS, "quantile-bootstrap": BOOT_DRAWS_PERCENTILE,
+                 "seed-sign-flip": SIGN_FLIP_DRAWS}
 
 
 def per_seed(backend: BackendEntry, key: str) -> dict[int, tuple[float, str | None]]:
@@ -190,7 +198,7 @@ def analyse(result: Result) -> Result:
                      if adjusted <= ALPHA and _interval_agrees(c) else "tie")
     result.comparisons = comparisons
     result.analysis = {"version": ANALYSIS_VERSION, **METHOD, "comparisons": len(tested),
-                       "alpha": ALPHA}
+                       "alpha": ALPHA, "draws": DRAWS_BY_TEST}
     return result
 
 

@@ -31,6 +31,7 @@ __all__ = [
     "BOOTSTRAP_SEED",
     "CONFIDENCE",
     "N_RESAMPLES",
+    "SIGN_FLIP_DRAWS",
     "bootstrap_ci",
     "sign_flip_p",
     "summarize",
@@ -132,7 +133,9 @@ def _quantile(theta_b: np.ndarray, p: np.ndarray) -> tuple[float, float]:
 def sign_flip_p(diffs: Sequence[float], seed: int = BOOTSTRAP_SEED) -> float | None:
     """Two-sided sign-flip permutation p-value of mean(diffs) = 0.
 
-    Exact (every sign vector) up to 16 values, seeded Monte Carlo above.
+    Exact (every sign vector) up to 16 values. Above, a seeded Monte Carlo over
+    ``SIGN_FLIP_DRAWS`` sign vectors, p = (1 + hits) / (1 + draws): the observed signs
+    count as one draw, so p is never 0 (a share of draws with no +1 can be).
     """
     d = np.asarray(diffs, dtype=float)
     if d.size == 0:
@@ -140,13 +143,14 @@ def sign_flip_p(diffs: Sequence[float], seed: int = BOOTSTRAP_SEED) -> float | N
     observed = abs(d.mean())
     if observed == 0:
         return 1.0
+    tol = 1e-12 * max(1.0, observed)
     if d.size <= EXACT_SIGN_FLIP_MAX_N:
         signs = np.array(list(itertools.product((1.0, -1.0), repeat=d.size)))
-    else:
-        rng = np.random.default_rng(seed)
-        signs = rng.choice((1.0, -1.0), size=(SIGN_FLIP_DRAWS, d.size))
-    means = np.abs(signs @ d) / d.size
-    return float(np.mean(means >= observed - 1e-12 * max(1.0, observed)))
+        return float(np.mean(np.abs(signs @ d) / d.size >= observed - tol))
+    rng = np.random.default_rng(seed)
+    signs = rng.choice((1.0, -1.0), size=(SIGN_FLIP_DRAWS, d.size))
+    hits = int(np.sum(np.abs(signs @ d) / d.size >= observed - tol))
+    return (1 + hits) / (1 + SIGN_FLIP_DRAWS)
 
 
 def summarize(

@@ -85,7 +85,8 @@ class Backend(Protocol):
     def write(self, items: Sequence[Item]) -> list[WriteResult]:
         """Store items in order; one WriteResult per item, in the same order.
 
-        A backend without the ``gate`` capability accepts every item.
+        A backend without the ``gate`` capability accepts every item. An id written
+        again replaces the stored item: its new text is what the id is found by.
         """
         ...
 

@@ -101,7 +101,7 @@ def backend_entry(s: BackendSelection) -> BackendEntry:
         description=info.description, capabilities=sorted(c.value for c in s.capabilities),
         options=dict(s.options), declared_options=[o.to_dict() for o in info.options],
         plugin=info.plugin, notes=list(info.notes), libraries=list(info.libraries),
-        reads=list(s.reads),
+        reads=list(s.reads), tuned_on={k: list(v) for k, v in info.tuned_on},
     )
 
 

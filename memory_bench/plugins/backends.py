@@ -76,6 +76,9 @@ class BackendInfo:
     libraries: tuple[str, ...] = ()
     # Item structure read whatever the options (beyond text, source, timestamp).
     reads: tuple[str, ...] = ()
+    # The seeds it was tuned on, by scenario or generator name ("*": any): a row scored
+    # on them is "in-sample" (its own tuning data), labelled so in every report.
+    tuned_on: tuple[tuple[str, tuple[int, ...]], ...] = ()
 
     def has(self, capability: Capability | str) -> bool:
         return Capability(capability) in self.capabilities
@@ -157,13 +160,16 @@ class BackendRegistry:
         own_store: BackendOwnStore | None = None,
         libraries: Sequence[str] = (),
         reads: Sequence[str] = (),
+        tuned_on: Mapping[str, Iterable[int]] | None = None,
     ) -> None:
         """Register one backend. Raises on a bad name or one already taken.
 
         ``reads`` names item structure the backend reads beyond text, source and
         timestamp (``tags``, ``region``, ``id``); an option whose values change that
         says so itself (``Option.reads``), as one that adds a capability does
-        (``Option.grants``)."""
+        (``Option.grants``). ``tuned_on`` names the seeds its settings were chosen on,
+        by scenario or generator name (``"*"``: any), e.g. ``{"hard": range(100, 110)}``:
+        a row scored on them is labelled in-sample."""
         check_name("backend", name, self._current_plugin)
         if not callable(factory):
             raise TypeError(f"backend {name}: factory is not callable")
@@ -198,6 +204,8 @@ class BackendRegistry:
             notes=tuple(notes),
             preload=preload,
             manifest=manifest,
+            tuned_on=tuple((str(k), tuple(sorted({int(x) for x in v})))
+                           for k, v in (tuned_on or {}).items()),
             vectors=vectors,
             own_store=own_store,
             libraries=tuple(libraries),

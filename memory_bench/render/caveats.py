@@ -10,7 +10,9 @@ renderer escapes it for its own format.
 from __future__ import annotations
 
 from memory_bench.render.leakscan import leak_scan_caveat
+from memory_bench.results.manifest import dirty_line
 from memory_bench.results.model import BackendEntry, Result
+from memory_bench.results.suspect import suspect_lines
 
 __all__ = ["backend_notes", "caveats", "missing_metrics"]
 
@@ -164,10 +166,26 @@ def _latency(result: Result) -> str:
     return text + f" (this run: cache {cache})."
 
 
+def _in_sample(result: Result) -> list[str]:
+    """Rows scored on the seeds their backend was tuned on (declared by the plugin)."""
+    out = []
+    for b in result.backends:
+        seeds = b.in_sample(result.scenario, result.seeds)
+        if seeds:
+            out.append(f"`{b.label}` is in-sample (marked [in-sample]): its settings were "
+                       f"tuned on seed(s) {', '.join(map(str, seeds))} of this scenario, "
+                       "which this run scores it on, so its row is its own tuning data, not "
+                       "a held-out score.")
+    return out
+
+
 def caveats(result: Result) -> list[str]:
     """The caveat list of this run, most important first."""
     scenario = list(result.scenario.caveats)
-    out = [*scenario[:2], _seeds(result), *filter(None, [_exposure(result)]),
+    out = [*filter(None, [dirty_line(result.manifest)]), *_in_sample(result),
+           *suspect_lines(result),
+           *scenario[:2], _seeds(result),
+           *filter(None, [_exposure(result)]),
            *_missing(result), *_failures(result),
            *(m.caveat for m in result.metrics if m.caveat)]
     unmeasured = _unmeasured(result) if any(b.ok_runs() for b in result.backends) else []

@@ -12,6 +12,7 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 
 from memory_bench.render import sections as S
+from memory_bench.results.manifest import dirty_line
 from memory_bench.results.model import Result
 
 __all__ = ["Block", "Bullets", "Code", "Heading", "Image", "Para", "Table", "report_blocks"]
@@ -148,5 +149,7 @@ def _detail(result: Result) -> list[Block]:
 def report_blocks(result: Result, plots: Collection[str] = ()) -> list[Block]:
     """Every section of the report of an analysed ``result``, in order; ``plots``: the
     names of the plots that were drawn (an image block only for those)."""
-    return [Heading(1, title(result)), Para(S.run_line(result)), *_results(result, plots),
+    dirty = dirty_line(result.manifest)  # at the top: the numbers' code is no commit
+    return [Heading(1, title(result)), Para(S.run_line(result)),
+            *([Para(dirty, bold=True)] if dirty else []), *_results(result, plots),
             *_verdicts(result), *_caveats(result), *_detail(result)]

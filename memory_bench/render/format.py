@@ -6,19 +6,22 @@ from __future__ import annotations
 from memory_bench.metrics.spec import MetricSpec
 from memory_bench.results.model import BackendEntry, Comparison, MetricSummary, Result
 
-__all__ = ["NOT_SUPPORTED", "STRUCTURED", "cell", "num", "p_value", "row_label", "run_counts",
-           "verdict_cell"]
+__all__ = ["IN_SAMPLE", "NOT_SUPPORTED", "STRUCTURED", "cell", "num", "p_value", "row_label",
+           "run_counts", "verdict_cell"]
 
 NOT_SUPPORTED = "—"
 STRUCTURED = "[structured]"
+IN_SAMPLE = "[in-sample]"
 
 
 def row_label(result: Result, backend: BackendEntry) -> str:
     """A backend's label as every table, plot and CSV shows it: marked when it read
     item structure (tags) that the scenario gave it, so a structured row is never
-    read as a text-only one."""
-    return f"{backend.label} {STRUCTURED}" if backend.structure_used(result.scenario) \
+    read as a text-only one, and when it was scored on the seeds it was tuned on."""
+    label = f"{backend.label} {STRUCTURED}" if backend.structure_used(result.scenario) \
         else backend.label
+    return f"{label} {IN_SAMPLE}" if backend.in_sample(result.scenario, result.seeds) \
+        else label
 
 
 def p_value(p: float | None) -> str:
@@ -69,8 +72,15 @@ def cell(summary: MetricSummary | None, metric: MetricSpec, *, ci: bool = True,
     return text
 
 
-def verdict_cell(comparison: Comparison | None, metric: MetricSpec) -> str:
-    """A paired verdict in a table cell: ``ahead +0.120`` (the effect), ``tie``, or —."""
+def verdict_cell(comparison: Comparison | None, metric: MetricSpec, *,
+                 borderline: bool = False) -> str:
+    """A paired verdict in a table cell: ``ahead +0.120`` (the effect), ``tie``, or —;
+    `` (borderline)`` after it when its Holm p is within Monte Carlo error of alpha."""
+    cell = _verdict_cell(comparison, metric)
+    return f"{cell} (borderline)" if borderline else cell
+
+
+def _verdict_cell(comparison: Comparison | None, metric: MetricSpec) -> str:
     if comparison is None or comparison.verdict == "not supported":
         return NOT_SUPPORTED
     if comparison.verdict == "insufficient data":

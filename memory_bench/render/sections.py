@@ -24,6 +24,7 @@ from memory_bench.render.format import (
     verdict_cell,
 )
 from memory_bench.results.audit import audit_gains
+from memory_bench.results.borderline import borderline
 from memory_bench.results.model import BackendEntry, Comparison, MetricSummary, Result
 
 __all__ = [
@@ -77,7 +78,9 @@ VERDICT_NOTE = (
     "Each row reads from the first backend's side, question by question over the same seeds "
     "and items. ahead/behind: the paired test's p-value, after Holm's correction over every "
     "comparison of this report, is at most 0.05 (the number is the effect: the difference "
-    "in the metric, first − second); tie: it is not. No winner is declared inside the noise."
+    "in the metric, first − second); tie: it is not. No winner is declared inside the noise. "
+    "(borderline): the Holm p is within 1.96 Monte Carlo standard errors of 0.05, so "
+    "another random stream could give the other verdict."
 )
 DIFF_NOTE = (
     "Every paired comparison behind the verdicts: the effect (first − second, in the "
@@ -87,7 +90,9 @@ DIFF_NOTE = (
     "t-interval of the mean difference (the summaries' method) for comparison. Tests: "
     "mcnemar = exact paired randomization on 0/1 outcomes; randomization = paired "
     "randomization, Monte Carlo; sign = exact sign test on per-question differences "
-    "(latency); seed-sign-flip = over per-seed values (no per-question outcomes)."
+    "(latency); quantile-bootstrap = a quantile's difference over its bootstrap SE (Monte "
+    "Carlo draws); seed-sign-flip = over per-seed values (no per-question outcomes): exact "
+    "up to 16 seeds, Monte Carlo above, p = (1 + hits) / (1 + draws)."
 )
 MISSES_NOTE = "Up to three probes per backend whose expected item was not the first hit."
 CATEGORY_NOTE = ("The same metric on each category of the records it reads (question "
@@ -317,8 +322,9 @@ def verdict_table(result: Result) -> tuple[list[str], list[list[str]]]:
     head = ["first", "second"] + [m.label for m in metrics]
     shown = _labels(result)
     rows = [
-        [shown.get(a, a), shown.get(b, b)] + [verdict_cell(by_metric.get(m.name), m)
-                                              for m in metrics]
+        [shown.get(a, a), shown.get(b, b)] + [
+            verdict_cell(c, m, borderline=c is not None and borderline(c, result.analysis))
+            for m in metrics for c in [by_metric.get(m.name)]]
         for (a, b), by_metric in _comparisons(result).items()
     ]
     return head, rows
@@ -352,7 +358,8 @@ def difference_table(result: Result) -> tuple[list[str], list[list[str]]]:
                 shown.get(a, a), shown.get(b, b), m.label, str(c.n),
                 NOT_SUPPORTED if c.questions is None else str(c.questions),
                 _maybe(effect, m), _interval(c.effect_low, c.effect_high, m),
-                c.test or NOT_SUPPORTED, p_value(c.p), p_value(c.p_holm), c.verdict,
+                c.test or NOT_SUPPORTED, p_value(c.p), p_value(c.p_holm),
+                c.verdict + (" (borderline)" if borderline(c, result.analysis) else ""),
                 _interval(c.ci_low, c.ci_high, m),
             ])
     return head, rows

@@ -212,6 +212,14 @@ class BackendEntry:
     reads: list[str] = field(default_factory=list)
     # The runs' per-step curves over seeds (metrics/curve.py's SUMMARY_FIELDS per point).
     curve: list[list[float]] = field(default_factory=list)
+    # The seeds its settings were tuned on, by scenario or generator name ("*": any).
+    tuned_on: dict[str, list[int]] = field(default_factory=dict)
+
+    def in_sample(self, scenario: ScenarioBlock, seeds: list[int]) -> list[int]:
+        """The seeds of this run that the backend was tuned on (its own tuning data)."""
+        tuned = {s for key in (scenario.name, scenario.generator, "*")
+                 for s in self.tuned_on.get(key, [])}
+        return sorted(tuned & set(seeds))
 
     def has(self, capability: str) -> bool:
         return capability in self.capabilities
@@ -239,6 +247,8 @@ class BackendEntry:
             "runs": [r.to_dict() for r in self.runs],
             "summary": {k: v.to_dict() for k, v in self.summary.items()},
             **({"curve": [list(p) for p in self.curve]} if self.curve else {}),
+            **({"tuned_on": {k: list(v) for k, v in self.tuned_on.items()}}
+               if self.tuned_on else {}),
         }
 
     @classmethod
@@ -255,6 +265,9 @@ class BackendEntry:
             summary=r.mapping("summary", MetricSummary.read, default={}),
             reads=r.str_list("reads", default=[]),
             curve=_read_curve(r, 5),
+            tuned_on=r.mapping("tuned_on", lambda x: x.scalars(
+                lambda v: isinstance(v, int) and not isinstance(v, bool), "an integer"),
+                default={}),
         )
 
 

@@ -52,6 +52,8 @@ class RunRequest:
     seed: int | None = None
     out: Path | None = None
     save: bool = False
+    allow_dirty: bool = False
+    publish_seeds: bool = False
     cache_dir: Path | None = None
     no_cache: bool = False
     resume: Path | None = None
@@ -70,6 +72,7 @@ class RunPlan:
     resume: Result | None = None
     pending: int | None = None
     broken: list = field(default_factory=list)
+    seed_draw: dict | None = None  # --publish-seeds: how the seeds were drawn
 
     def describe(self) -> str:
         s = self.scenario
@@ -100,6 +103,39 @@ class RunPlan:
         return reserve_report_paths(REPORTS, self.scenario.name, self.run_id)
 
 
+PUBLISH_SEED_MIN = 1_000_000  # above the development (0-9) and tuning (100-109) seeds
+
+
+def draw_seeds(run_id: str, n: int, *, cwd: Path | None = None) -> dict:
+    """``n`` consecutive seeds from SHA-256 of the run id (its start time and a random
+    suffix) and the checkout's commit: a value that did not exist before the run starts,
+    so no backend can have been tuned on the seeds; anyone can recompute them from the
+    result (``manifest.seed_draw``)."""
+    import hashlib
+
+    from memory_bench.results.manifest import git_state
+
+    state = git_state(cwd or Path.cwd())
+    commit = state["commit"] if state else "none"
+    digest = hashlib.sha256(f"{run_id}|{commit}".encode()).hexdigest()
+    base = PUBLISH_SEED_MIN + int(digest[:12], 16) % (2**31 - 1 - PUBLISH_SEED_MIN - n)
+    return {"rule": "base = 1000000 + int(sha256(run_id + '|' + commit)[:12], 16) "
+                    "% (2**31 - 1000001 - n); seeds base .. base + n - 1",
+            "run_id": run_id, "commit": commit, "seeds": [base + i for i in range(n)]}
+
+
+def check_clean(*, allow_dirty: bool, cwd: Path | None = None) -> None:
+    """``--save`` publishes: refuse a checkout with uncommitted changes unless the user
+    accepts a result labelled dirty (``--allow-dirty``; the diff's hash is recorded)."""
+    from memory_bench.results.manifest import git_state
+
+    state = git_state(cwd or Path.cwd())
+    if state is not None and state["dirty"] and not allow_dirty:
+        raise UsageError(f"--save: the checkout has uncommitted changes on "
+                         f"{state['commit'][:12]}; commit them, or pass --allow-dirty to "
+                         "publish a result labelled dirty")
+
+
 def overrides(pairs: Sequence[str]) -> dict[str, str]:
     """``KEY=VALUE`` strings (``--set``) as a dict."""
     out: dict[str, str] = {}
@@ -125,8 +161,12 @@ def _fresh(req: RunRequest, loaded: LoadedPlugins) -> dict:
                              registry=loaded.scenarios)
     selections = select_backends(loaded.registry, list(req.backends))
     seeds = [req.seed] if req.seed is not None else scenario.seed_list(req.seeds)
-    scenario.check_seeds(seeds)
     run_id = new_run_id()
+    draw = None
+    if req.publish_seeds:
+        draw = draw_seeds(run_id, len(seeds))
+        seeds = draw["seeds"]
+    scenario.check_seeds(seeds)
     out = req.out or Path("runs") / f"{run_id}.json"
     holder = held_by(out)
     if holder:
@@ -144,7 +184,8 @@ def _fresh(req: RunRequest, loaded: LoadedPlugins) -> dict:
                                "another --out")
     check_writable(out)
     check_writable(pairs_dir_for(out))
-    return dict(scenario=scenario, seeds=seeds, selections=selections, run_id=run_id, out=out)
+    return dict(scenario=scenario, seeds=seeds, selections=selections, run_id=run_id, out=out,
+                seed_draw=draw)
 
 
 def _resumed(req: RunRequest, loaded: LoadedPlugins) -> dict:
@@ -163,6 +204,9 @@ def _resumed(req: RunRequest, loaded: LoadedPlugins) -> dict:
 
 def plan_run(req: RunRequest, loaded: LoadedPlugins) -> RunPlan:
     """Check ``req`` against the installed plugins; nothing is written."""
+    if req.publish_seeds and (req.resume is not None or req.seed is not None):
+        raise UsageError("--publish-seeds draws the seeds of a new run: not with --resume "
+                         "or --seed")
     try:
         parts = _resumed(req, loaded) if req.resume is not None else _fresh(req, loaded)
     except SelectionError as exc:
@@ -170,5 +214,6 @@ def plan_run(req: RunRequest, loaded: LoadedPlugins) -> RunPlan:
     cache = None if req.no_cache else (req.cache_dir or default_cache_dir())
     if req.save:
         check_writable(REPORTS / "x.json", allow_existing=True)
+        check_clean(allow_dirty=req.allow_dirty)
     return RunPlan(plugins=loaded, cache_dir=cache, save=req.save, broken=list(loaded.broken),
                    **parts)

@@ -12,6 +12,7 @@ from html import escape
 
 from memory_bench.metrics.spec import MetricSpec
 from memory_bench.render.format import NOT_SUPPORTED, cell, row_label, run_counts
+from memory_bench.results.manifest import is_dirty
 from memory_bench.results.model import Result
 from memory_bench.results.paths import slug
 from memory_bench.site.collect import Published, PublishedRun, PublishedSweep
@@ -111,12 +112,22 @@ def _plots(files: Mapping[str, str]) -> str:
     return f'<div class="plots">{"".join(figs)}</div>' if figs else ""
 
 
+def _verified(run: PublishedRun) -> bool:
+    """A ``memory-bench verify --save`` record beside the result says it verified."""
+    from memory_bench.session.verify import is_verified
+
+    path = run.files.get("json")
+    return path is not None and is_verified(path)
+
+
 def _run_line(run: PublishedRun) -> str:
     r = run.result
     when = (r.finished_at or r.started_at or "")[:16].replace("T", " ")
     size = r.scenario.params.get("size")
     bits = [f"run {r.run_id}", f"{len(r.seeds)} seed(s)", f"{len(r.backends)} backend(s)",
-            f"status {r.status}", f"finished {when} UTC" if when else ""]
+            f"status {r.status}", f"finished {when} UTC" if when else "",
+            "dirty: made from uncommitted code" if is_dirty(r.manifest) else "",
+            "verified (memory-bench verify)" if _verified(run) else ""]
     if size is not None:
         bits.insert(1, f"store size {size:,}")
     return " · ".join(escape(b) for b in bits if b)
@@ -177,7 +188,8 @@ def index_page(published: Published, hrefs: Mapping[str, Mapping[str, str]],
                          (escape(name), None, "l"),
                          (str(len(r.backends)), str(len(r.backends)), ""),
                          (str(len(r.seeds)), str(len(r.seeds)), ""),
-                         (escape(r.status), None, "l"),
+                         (escape(r.status + (" · dirty" if is_dirty(r.manifest) else "")
+                                 + (" · verified" if _verified(run) else "")), None, "l"),
                          (_links(hrefs[run.stem]).removeprefix('<p class="links">')
                           .removesuffix("</p>"), None, "l links")])
     body.append(_table([("run", "date, scenario and run id"), ("scenario", ""),

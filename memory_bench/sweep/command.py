@@ -35,6 +35,9 @@ def sweep_command(args: argparse.Namespace, plugins: LoadedPlugins,
     publish = None
     if args.save:  # reserved once the sizes ran, as run --save reserves its set
         check_writable(Path("reports") / "x.json", allow_existing=True)
+        from memory_bench.session.plan import check_clean
+
+        check_clean(allow_dirty=args.allow_dirty)
 
         def publish(sizes: list[int]):
             return reserve_sweep_paths(Path("reports"), plan.scenario, sweep_id, sizes)

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import json
 import math
+import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from datetime import timedelta
 from numbers import Real
 from typing import Any
 
@@ -152,6 +154,112 @@ def _finds(s: Subject) -> None:
             missed.append(f"{item.id} -> {ids}")
     s.expect(not missed, f"querying an item's own text missed it in {len(missed)} of 3 "
              f"queries (first: {missed[:1]}): hits are not best first, or ids are mislabelled")
+
+
+def _same_rank(small: list[Any], big: list[Any], *, drift: float = 0.0) -> str | None:
+    """Is ``small`` (a query at a smaller k) the head of ``big`` (the same query at a
+    larger k)? Hits tied on score may trade places, and so may hits within ``drift``
+    of each other (a store whose scores change with use); any other difference is a
+    ranking that depends on k or on the call, not on the store. None when it is."""
+    if len(small) > len(big):
+        return None  # the length is the caller's to judge
+    for n, hit in enumerate(small):
+        want = big[n]
+        if hit.id == want.id:
+            continue
+        slack = max(drift, 1e-6 * max(1.0, abs(float(want.score))))
+        tied = {h.id for h in big if abs(float(h.score) - float(want.score)) <= slack}
+        if hit.id not in tied:
+            return (f"hit {n} is {hit.id!r} for k={len(small)} but {want.id!r} for "
+                    f"k={len(big)}")
+    return None
+
+
+@check("whole-list", "the whole answer keeps its promises: k honoured (as many hits as a "
+       "larger k gives, up to k), and a smaller k gives the head of a larger k's ranking "
+       "(each id with its own score, not ids shuffled under descending scores)")
+def _whole_list(s: Subject) -> None:
+    b, written = _stocked(s)
+    n = len(written)
+    every = " ".join(FACTS)  # shares words with every stored item: all of them match
+    for k in (5, n):
+        got = b.query(every, k)
+        if isinstance(got, list) and len(got) < k:
+            s.expect(False, f"query returned {len(got)} hit(s) for k={k} from a store of {n} "
+                     "items to a question that shares words with every one: k is not "
+                     "honoured")
+            return
+    for text in (FACTS[0], FACTS[9], QUESTIONS[0], QUESTIONS[1]):
+        big = b.query(text, n)
+        if hit_problems(big, n, s.given(written)):
+            return  # the query check says why
+        # With `strength`, retrieval changes scores by declaration: hits within a tenth
+        # of the top score may trade places between two calls; a clear lead may not.
+        top = max((abs(float(h.score)) for h in big), default=0.0)
+        drift = 0.1 * top if s.has(Capability.STRENGTH) else 0.0
+        for k in (1, 3, 5):
+            small = b.query(text, k)
+            if hit_problems(small, k, s.given(written)):
+                return
+            want = min(k, len(big))
+            if len(small) != want:
+                s.expect(False, f"query returned {len(small)} hit(s) for k={k} where k={n} "
+                         f"returned {len(big)}: k is not honoured (expected {want})")
+                return
+            moved = _same_rank(small, big, drift=drift)
+            if moved is not None:
+                s.expect(False, f"{moved} for the same query {text[:40]!r}: the ranking "
+                         "depends on k or on the call (ids shuffled under their scores?)")
+                return
+
+
+@check("rewrite", "writing an id again replaces its text: the new text finds it (no stale "
+       "vector), the count does not grow, the id is returned once")
+def _rewrite(s: Subject) -> None:
+    b, written = _stocked(s)
+    target = list(written.values())[4]
+    again = [Item(id=target.id, text=CLEAN, source=target.source,
+                  timestamp=target.timestamp + timedelta(minutes=600))]
+    results = _write(s, b, again)
+    if s.problems or not results or results[0].accepted is False:
+        return  # a gate may refuse a re-write; then the old text stays
+    n = b.count(s.prefix)
+    s.expect(n == len(written), f"after writing {target.id} again, count({s.prefix!r}) is "
+             f"{n!r}, not {len(written)}: the re-write was added beside the old item")
+    hits = b.query(CLEAN, 3)
+    ids = _ids(hits)
+    s.expect(target.id in ids, f"after writing {target.id} again with new text, querying "
+             f"the new text returned {ids}: the old text (a stale vector) still ranks it")
+    twice = ids.count(target.id)
+    s.expect(twice <= 1, f"after writing {target.id} again, a query returned it {twice} times")
+
+
+def _nonsense(n: int = 8) -> str:
+    """Random letters in word shapes: no word of any fact, no meaning."""
+    rng = random.Random(20261204)
+    return " ".join("".join(rng.choice("bcdfghjklmnpqrstvwxz") + rng.choice("aeiouy")
+                            for _ in range(3)) for _ in range(n))
+
+
+@check("query-blind", "the answer depends on the query: a query of random words does not get "
+       "the same top k with the same scores as a real question, nor do different questions "
+       "all get one answer")
+def _query_blind(s: Subject) -> None:
+    b, _ = _stocked(s)
+
+    def answer(text: str) -> list[tuple[Any, Any]]:
+        hits = b.query(text, 5)
+        return [(getattr(h, "id", None), getattr(h, "score", None))
+                for h in (hits if isinstance(hits, list) else [])]
+
+    real = [answer(t) for t in (FACTS[0], FACTS[5], FACTS[9], QUESTIONS[1])]
+    noise = answer(_nonsense())
+    same = [r for r in real if r and r == noise]
+    s.expect(not same, f"a query of random words got the same top {len(noise)} with the same "
+             f"scores as {len(same)} of {len(real)} real questions: the query is not read")
+    if not same and real[0] and all(r == real[0] for r in real):
+        s.expect(False, f"{len(real)} different questions all got the same top "
+                 f"{len(real[0])} with the same scores: the query is not read")
 
 
 @check("remove-count", "remove and count by id prefix: every id under the prefix, no other, "

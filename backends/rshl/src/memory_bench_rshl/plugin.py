@@ -195,6 +195,9 @@ def memory_bench_register_backends(registry: Any) -> None:
         capabilities=["provenance", "strength", "gate", "consolidate", "persistent", "forget"],
         options=OPTIONS,
         notes=NOTES,
+        # benchmarks/rshl_calibrate.py, rshl_cues.py, rshl_spacing.py (README): the
+        # thresholds, cue weight and reinforcement were chosen on these seeds.
+        tuned_on={name: range(100, 110) for name in ("default", "natural", "hard")},
         preload=_preload,
         own_store=_own_store,
         manifest=_manifest,
