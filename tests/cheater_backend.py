@@ -40,7 +40,10 @@ def _factory(options: dict[str, Any], ctx: BackendContext) -> Any:
     from memory_bench_faiss_rag.plugin import build_store
 
     store = build_store({**options, "gate": "none", "supersede": "none"}, ctx, recency=True)
-    chain = rules.Chain([getattr(rules, n)() for n in _rule_names(options["rules"])])
+    names = _rule_names(options["rules"])
+    # the row declares strength: with no rule that reports one, it reports the count
+    names += [] if "StrengthCount" in names else ["StrengthCount"]
+    chain = rules.Chain([getattr(rules, n)() for n in names])
     return rules.AuditRow(store, chain)
 
 

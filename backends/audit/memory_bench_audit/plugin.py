@@ -107,6 +107,12 @@ AUDIT_ROWS: dict[str, AuditSpec] = {
         "position: items written 8-130 writes before the question get a bonus, fewer than 8 "
         "a malus (questions come a drawn gap of at least MIN_GAP after their answer)",
         gives_up=("retention",)),
+    "audit-first-answer-gap": AuditSpec(
+        "FirstAnswerGap", "faiss-rag-recency", "recall1_before",
+        "position and call order: audit-answer-gap's window on a question unlike any "
+        "asked before (cosine < 0.8) only; later asks, re-probes among them, keep the "
+        "base's order",
+        gives_up=("retention",)),
     "audit-late-demote": AuditSpec(
         "LateDemote", "faiss-rag", "retention",
         "position: items written past 75% of hard's 893 writes go last (facts fall in the "
@@ -116,6 +122,10 @@ AUDIT_ROWS: dict[str, AuditSpec] = {
         "position and names: among candidates naming the subject, those written 30% of the "
         "stream after another go first, newest first (a new value comes LATER_MIN after "
         "its fact)", gives_up=()),
+    "audit-since-asked": AuditSpec(
+        "SinceAsked", "faiss-rag-recency", "updateWinRate",
+        "call order and names: candidates naming the person, written since the last "
+        "question naming the person, go first, newest first", gives_up=("retention",)),
 }
 
 

@@ -20,10 +20,12 @@ import numpy as np
 
 from memory_bench import Hit, Item, WriteResult
 
-__all__ = ["PAST", "POOL", "AnswerGap", "AuditRow", "Chain", "DemoteReturned", "FormGate",
-           "LateDemote", "NewestSinceQuestion", "OldestFirst", "PastDemote", "PersonCount",
-           "QueryCache", "QuietRun", "Rule", "SameNameNewest", "SimilarQueryCache",
-           "StrengthCount", "SwapFirst", "UpdateGap", "best_first", "subject_words"]
+__all__ = ["PAST", "POOL", "AnswerGap", "AuditRow", "Chain", "DemoteReturned",
+           "FirstAnswerGap", "FormGate", "LateDemote", "NewestSinceQuestion", "OldestFirst",
+           "PastDemote", "PersonCount", "QueryCache", "QuietRun", "Rule", "SameNameNewest",
+           "SimilarQueryCache", "SinceAsked", "StrengthCount", "SwapFirst", "TailBoost", "TailSwap",
+           "UpdateGap",
+           "best_first", "subject_words"]
 
 POOL = 20  # candidates a reranking rule takes from its base before it reorders them
 # Words of a question that name nothing: a cheater reads the question frames off the stream.
@@ -333,6 +335,24 @@ class AnswerGap(_Order):
         return sorted(hits, key=lambda h: -(h.score + bonus(h)))[:k]
 
 
+class FirstAnswerGap(AnswerGap):
+    """``AnswerGap`` on a question unlike any asked before (cosine of the question vectors
+    below ``threshold``) only: a later ask of the same thing (a re-probe, long after its
+    answer) keeps the base's order, so the window costs no retention."""
+
+    def __init__(self, threshold: float = 0.8) -> None:
+        super().__init__()
+        self.threshold = threshold
+        self.vectors: list[np.ndarray] = []
+
+    def query(self, store: Any, text: str, k: int) -> list[Hit]:
+        qvec = np.asarray(store.embedder.encode_query(text), dtype=np.float32).reshape(-1)
+        asked = bool(self.vectors) and float(np.max(np.stack(self.vectors) @ qvec)) \
+            >= self.threshold
+        self.vectors.append(qvec)
+        return store.query(text, max(k, POOL))[:k] if asked else super().query(store, text, k)
+
+
 class LateDemote(_Order):
     """Items written past ``span`` of the stream's ``writes`` go last: facts (the answers
     of probes and re-probes) all fall in its first FACT_SPAN. The number of writes is
@@ -370,6 +390,72 @@ class UpdateGap(_Order):
         late = [h for h in about if pos[h.id] - oldest >= self.gap]
         late.sort(key=lambda h: pos[h.id], reverse=True)
         return (late + [h for h in hits if h not in late])[:k]
+
+
+class SinceAsked(_Order):
+    """Candidates naming the question's person and written since the last question that
+    named the person go first, newest first: when a person is asked again only after
+    something new about them came, what came since is the answer."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.asked_at: dict[tuple[str, ...], int] = {}
+
+    def query(self, store: Any, text: str, k: int) -> list[Hit]:
+        hits = store.query(text, max(k, POOL))
+        words = tuple(_names(text))
+        if not words:
+            return hits[:k]
+        last = self.asked_at.get(words)
+        self.asked_at[words] = len(self.order)
+        if last is None:
+            return hits[:k]
+        new = [h for h in hits if self.order.get(h.id, 0) > last
+               and all(re.search(rf"\b{re.escape(w)}\b", _text(store, h), re.IGNORECASE)
+                       for w in words)]
+        new.sort(key=lambda h: self.order.get(h.id, 0), reverse=True)
+        return (new + [h for h in hits if h not in new])[:k]
+
+
+class TailSwap(_Order):
+    """After the stream's last write (hard: 893 writes), a question whose first hit no
+    earlier question since then returned gets its top two swapped: the reinforcement's
+    cells are asked several times there, their matched controls once, so answering the
+    once-asked worse widens a reinforced-minus-control difference."""
+
+    def __init__(self, writes: int = 893) -> None:
+        super().__init__()
+        self.writes = writes
+        self.returned: set[str] = set()
+
+    def query(self, store: Any, text: str, k: int) -> list[Hit]:
+        hits = store.query(text, max(k, POOL))
+        if len(self.order) < self.writes or not hits:
+            return hits[:k]
+        seen = hits[0].id in self.returned
+        self.returned.add(hits[0].id)
+        if len(hits) >= 2 and not seen:
+            hits = [hits[1], hits[0], *hits[2:]]
+        return hits[:k]
+
+
+class TailBoost(_Order):
+    """After the stream's last write, the item that earlier questions since then returned
+    first at least twice goes first when it is a candidate: retrieval practice read from
+    the call order (only the reinforcement asks one thing several times there)."""
+
+    def __init__(self, writes: int = 893) -> None:
+        super().__init__()
+        self.writes = writes
+        self.firsts: Counter[str] = Counter()
+
+    def query(self, store: Any, text: str, k: int) -> list[Hit]:
+        hits = store.query(text, max(k, POOL))
+        if len(self.order) < self.writes or not hits:
+            return hits[:k]
+        hits = _first(hits, lambda h: self.firsts[h.id] >= 2)
+        self.firsts[hits[0].id] += 1
+        return hits[:k]
 
 
 class Chain(Rule):
