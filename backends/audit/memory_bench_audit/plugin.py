@@ -122,6 +122,14 @@ AUDIT_ROWS: dict[str, AuditSpec] = {
         "position and names: among candidates naming the subject, those written 30% of the "
         "stream after another go first, newest first (a new value comes LATER_MIN after "
         "its fact)", gives_up=()),
+    "audit-forget-late": AuditSpec(
+        "ForgetLate", "faiss-rag", "forgetKept",
+        "call order and position: once a forget call has come, items written past 75% of "
+        "hard's 893 writes go last", gives_up=("updateWinRate",)),
+    "audit-kept-cache": AuditSpec(
+        "KeptCache", "faiss-rag", "forgetKept",
+        "call order: a question asked before is answered as it was then, less what was "
+        "forgotten since", gives_up=("forgottenReturned",)),
     "audit-since-asked": AuditSpec(
         "SinceAsked", "faiss-rag-recency", "updateWinRate",
         "call order and names: candidates naming the person, written since the last "

@@ -21,11 +21,11 @@ import numpy as np
 from memory_bench import Hit, Item, WriteResult
 
 __all__ = ["PAST", "POOL", "AnswerGap", "AuditRow", "Chain", "DemoteReturned",
-           "FirstAnswerGap", "FormGate", "LateDemote", "NewestSinceQuestion", "OldestFirst",
-           "PastDemote", "PersonCount", "QueryCache", "QuietRun", "Rule", "SameNameNewest",
-           "SimilarQueryCache", "SinceAsked", "StrengthCount", "SwapFirst", "TailBoost", "TailSwap",
-           "UpdateGap",
-           "best_first", "subject_words"]
+           "FirstAnswerGap", "ForgetLate", "FormGate", "KeptCache", "LateDemote",
+           "NewestSinceQuestion", "OldestFirst", "PastDemote", "PersonCount", "QueryCache",
+           "QuietRun", "Rule", "SameNameNewest", "SimilarQueryCache", "SinceAsked",
+           "StrengthCount", "SwapFirst", "TailBoost", "TailSwap", "UpdateGap", "best_first",
+           "subject_words"]
 
 POOL = 20  # candidates a reranking rule takes from its base before it reorders them
 # Words of a question that name nothing: a cheater reads the question frames off the stream.
@@ -73,6 +73,9 @@ class Rule:
     def strength(self, store: Any, ids: Sequence[str]) -> list[float | None]:
         return store.strength(ids)
 
+    def forget(self, store: Any, ids: Sequence[str], source: str | None, prefix: str) -> int:
+        return store.forget(ids, source, prefix)
+
 
 def _text(store: Any, hit: Hit) -> str:
     """The stored text of a hit (the store's docstore: what the backend wrote)."""
@@ -106,6 +109,19 @@ class QueryCache(Rule):
         if text not in self.cache:
             self.cache[text] = store.query(text, k)
         return self.cache[text][:k]
+
+
+class KeptCache(QueryCache):
+    """``QueryCache`` that drops what the store forgot from a cached answer (topped up
+    from a fresh query): a question repeated after a forget call gets its earlier answer,
+    and pays nothing on forgottenReturned."""
+
+    def query(self, store: Any, text: str, k: int) -> list[Hit]:
+        if text not in self.cache:
+            return super().query(store, text, k)
+        kept = [h for h in self.cache[text] if store.docs.label_of(h.id) is not None]
+        fresh = [h for h in store.query(text, k) if h.id not in {x.id for x in kept}]
+        return (kept + fresh)[:k]
 
 
 class SimilarQueryCache(Rule):
@@ -367,6 +383,23 @@ class LateDemote(_Order):
         return _first(hits, lambda h: self.order.get(h.id, 0) <= self.limit)[:k]
 
 
+class ForgetLate(LateDemote):
+    """``LateDemote`` once a forget call has come: the facts asked about after one (kept
+    or forgotten) all fall in the stream's first FACT_SPAN, and so fewer update
+    questions pay for the rule than on every question."""
+
+    def __init__(self, writes: int = 893, span: float = 0.75) -> None:
+        super().__init__(writes, span)
+        self.forgot = False
+
+    def forget(self, store: Any, ids: Sequence[str], source: str | None, prefix: str) -> int:
+        self.forgot = True
+        return store.forget(ids, source, prefix)
+
+    def query(self, store: Any, text: str, k: int) -> list[Hit]:
+        return super().query(store, text, k) if self.forgot else store.query(text, k)
+
+
 class UpdateGap(_Order):
     """Among candidates naming the question's subject, one written at least ``gap`` of the
     stream after another goes first: a new value always comes that long after its fact
@@ -478,6 +511,12 @@ class Chain(Rule):
             hits = r.query(_Fixed(store, hits), text, max(k, POOL))
         return hits[:k]
 
+    def forget(self, store: Any, ids: Sequence[str], source: str | None, prefix: str) -> int:
+        for r in self.rules[:-1]:
+            r.forget(_Recorder(store), ids, source, prefix)
+        return self.rules[-1].forget(store, ids, source, prefix) if self.rules else \
+            store.forget(ids, source, prefix)
+
     def strength(self, store: Any, ids: Sequence[str]) -> list[float | None]:
         for r in self.rules:
             if type(r).strength is not Rule.strength:
@@ -493,6 +532,10 @@ class _Recorder:
 
     def write(self, items: Sequence[Item]) -> list[WriteResult]:
         return [WriteResult(i.id, True) for i in items]
+
+    def forget(self, ids: Sequence[str] = (), source: str | None = None,
+               prefix: str = "") -> int:
+        return 0
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.store, name)
@@ -545,8 +588,8 @@ class AuditRow:
                prefix: str = "") -> int:
         # Every row declares `forget`, as its base does: the store forgets, and a rule that
         # keeps answers of its own (a cache) keeps what was forgotten and pays for it on
-        # forgottenReturned, as a cheater would.
-        return self.store.forget(ids, source, prefix)
+        # forgottenReturned, unless it reads the call too (KeptCache, ForgetLate).
+        return self.rule.forget(self.store, ids, source, prefix)
 
     def remove(self, prefix: str) -> int:
         return self.store.remove(prefix)

@@ -15,6 +15,7 @@ from memory_bench.analysis.compare import paired_comparison
 from memory_bench.contract.capabilities import Capability
 from memory_bench.contract.items import Hit, Item, WriteResult
 from memory_bench.harness.runner import RunConfig, run_benchmark
+from memory_bench.metrics.continual import CONTINUAL_METRICS
 from memory_bench.plugins.manager import default_plugins
 from memory_bench.plugins.selection import select_backends
 from memory_bench.results.audit import audit_spec
@@ -35,8 +36,8 @@ def test_every_row_names_a_base_that_is_a_real_row_and_a_target_metric() -> None
     registry = default_plugins().registry
     for name, spec in AUDIT_ROWS.items():
         assert select_backends(registry, [name, spec.base])
-        assert spec.metric in ("retention", "updateWinRate", "gateRecall", "recall1_before",
-                               "reinforcementDelta")
+        names = {m.name for m in CONTINUAL_METRICS}
+        assert spec.metric in names and set(spec.costs) <= names, name
         assert spec.metric not in spec.costs
 
 
@@ -64,8 +65,14 @@ class _Store:
         self.items.update((i.id, i) for i in items)
         return [WriteResult(i.id, True) for i in items]
 
-    def label_of(self, id_: str) -> str:
-        return id_
+    def label_of(self, id_: str) -> str | None:
+        return id_ if id_ in self.items else None
+
+    def forget(self, ids: list[str], source: str | None = None, prefix: str = "") -> int:
+        gone = [i for i in ids if i in self.items]
+        for i in gone:
+            del self.items[i]
+        return len(gone)
 
     def get(self, label: str) -> object:
         return type("Doc", (), {"item": self.items[label]})()
@@ -129,6 +136,20 @@ def test_form_and_position_rules() -> None:
     _fill(gap, ["a", "a b", "a b c", "a b c d"])
     # ages 3, 2, 1, 0: the window (2-3 writes ago) first, the last two writes last
     assert _ids(gap.query("a b c d", 4)) == ["2", "1", "4", "3"]
+
+
+def test_kept_cache_and_forget_late_read_the_forget_calls() -> None:
+    cache = rules.AuditRow(_Store(), rules.KeptCache())
+    _fill(cache, ["mara lives in oslo", "mara lives in bergen", "ilse lives in oslo"])
+    assert _ids(cache.query("mara oslo", 2)) == ["1", "3"]
+    cache.write([_item(4, "mara oslo mara oslo")])
+    cache.forget([_item(3, "").id])
+    assert _ids(cache.query("mara oslo", 2)) == ["1", "4"]  # cached, less what was forgotten
+    late = rules.AuditRow(_Store(), rules.ForgetLate(writes=4, span=0.5))
+    _fill(late, ["a b", "c d", "a b c"])
+    assert _ids(late.query("a b c", 2)) == ["3", "1"]  # no forget call yet: the base
+    late.forget([_item(2, "").id])
+    assert _ids(late.query("a b c", 2)) == ["1", "3"]
 
 
 def test_strength_count_reports_returns_and_leaves_the_ranking_alone() -> None:
