@@ -24,8 +24,8 @@ __all__ = ["PAST", "POOL", "AnswerGap", "AuditRow", "Chain", "DemoteReturned",
            "FirstAnswerGap", "ForgetLate", "FormGate", "KeptCache", "LateDemote",
            "NewestSinceQuestion", "OldestFirst", "PastDemote", "PersonCount", "QueryCache",
            "QuietRun", "Rule", "SameNameNewest", "SimilarQueryCache", "SinceAsked",
-           "StrengthCount", "SwapFirst", "TailBoost", "TailSwap", "UpdateGap", "best_first",
-           "subject_words"]
+           "StrengthCount", "SwapFirst", "TailBoost", "TailSwap", "UpdateGap", "UpdateGapOldest",
+           "best_first", "subject_words"]
 
 POOL = 20  # candidates a reranking rule takes from its base before it reorders them
 # Words of a question that name nothing: a cheater reads the question frames off the stream.
@@ -405,9 +405,10 @@ class UpdateGap(_Order):
     stream after another goes first: a new value always comes that long after its fact
     (the blind stream's LATER_MIN), family distractors at any distance."""
 
-    def __init__(self, writes: int = 893, gap: float = 0.3) -> None:
+    def __init__(self, writes: int = 893, gap: float = 0.3, oldest: bool = False) -> None:
         super().__init__()
         self.gap = gap * writes
+        self.oldest = oldest
 
     def query(self, store: Any, text: str, k: int) -> list[Hit]:
         hits = store.query(text, max(k, POOL))
@@ -421,8 +422,17 @@ class UpdateGap(_Order):
         pos = {h.id: self.order.get(h.id, 0) for h in about}
         oldest = min(pos.values())
         late = [h for h in about if pos[h.id] - oldest >= self.gap]
-        late.sort(key=lambda h: pos[h.id], reverse=True)
+        late.sort(key=lambda h: pos[h.id], reverse=not self.oldest)
         return (late + [h for h in hits if h not in late])[:k]
+
+
+class UpdateGapOldest(UpdateGap):
+    """``UpdateGap`` taking the oldest of the late candidates first: an old value's history
+    item is written after its new value, so of two late items the earlier is the new one.
+    Order only, no wording."""
+
+    def __init__(self) -> None:
+        super().__init__(oldest=True)
 
 
 class SinceAsked(_Order):
