@@ -25,6 +25,7 @@ __all__ = ["PAST", "POOL", "AnswerGap", "AuditRow", "Chain", "DemoteReturned",
            "NewestSinceQuestion", "OldestFirst", "PastDemote", "PersonCount", "QueryCache",
            "QuietRun", "Rule", "SameNameNewest", "SimilarQueryCache", "SinceAsked",
            "StrengthCount", "SwapFirst", "TailBoost", "TailSwap", "UpdateGap", "UpdateGapOldest",
+           "UpdateSince",
            "best_first", "subject_words"]
 
 POOL = 20  # candidates a reranking rule takes from its base before it reorders them
@@ -499,6 +500,38 @@ class TailBoost(_Order):
         hits = _first(hits, lambda h: self.firsts[h.id] >= 2)
         self.firsts[hits[0].id] += 1
         return hits[:k]
+
+
+class UpdateSince(_Order):
+    """A candidate naming the question's person goes first when it was written since the
+    last question naming the person and at least ``gap`` of the stream after another
+    candidate naming them: a re-probe comes before its new value, an update question
+    after, and a new value comes LATER_MIN after its fact. Order and names only."""
+
+    def __init__(self, writes: int = 893, gap: float = 0.3) -> None:
+        super().__init__()
+        self.gap = gap * writes
+        self.asked_at: dict[tuple[str, ...], int] = {}
+
+    def query(self, store: Any, text: str, k: int) -> list[Hit]:
+        hits = store.query(text, max(k, POOL))
+        words = tuple(_names(text))
+        if not words:
+            return hits[:k]
+        last = self.asked_at.get(words)
+        self.asked_at[words] = len(self.order)
+        if last is None:
+            return hits[:k]
+        pos = {h.id: self.order.get(h.id, 0) for h in hits
+               if all(re.search(rf"\b{re.escape(w)}\b", _text(store, h), re.IGNORECASE)
+                      for w in words)}
+        if not pos:
+            return hits[:k]
+        oldest = min(pos.values())
+        new = [h for h in hits if h.id in pos and pos[h.id] > last
+               and pos[h.id] - oldest >= self.gap]
+        new.sort(key=lambda h: pos[h.id], reverse=True)
+        return (new + [h for h in hits if h not in new])[:k]
 
 
 class Chain(Rule):
