@@ -152,6 +152,27 @@ def test_kept_cache_and_forget_late_read_the_forget_calls() -> None:
     assert _ids(late.query("a b c", 2)) == ["1", "3"]
 
 
+def test_tail_and_gap_rules_read_the_stream_length() -> None:
+    swap = rules.AuditRow(_Store(), rules.TailSwap(writes=2))
+    swap.write([_item(1, "mara oslo")])
+    assert _ids(swap.query("mara oslo", 2)) == ["1"]  # writes still due: the base
+    swap.write([_item(2, "mara")])
+    assert _ids(swap.query("mara oslo", 2)) == ["2", "1"]  # first time first since: swapped
+    assert _ids(swap.query("mara oslo", 2)) == ["1", "2"]  # asked again: kept
+    gap = rules.AuditRow(_Store(), rules.UpdateGap(writes=10, gap=0.3))
+    _fill(gap, ["Mara Olsen lives in Oslo", "x", "Mara Olsen's mother", "y",
+                "Mara Olsen lives in Bergen"])
+    # 5 is 4 writes (>= 3) after 1, 3 only 2: the late one first
+    assert _ids(gap.query("where does Mara Olsen live in oslo", 3)) == ["5", "1", "3"]
+    since = rules.AuditRow(_Store(), rules.UpdateSince(writes=10, gap=0.3))
+    _fill(since, ["Mara Olsen lives in Oslo", "x", "y", "z", "Mara Olsen lives in Bergen"])
+    q = "where does Mara Olsen live in oslo"
+    assert _ids(since.query(q, 2)) == ["1", "5"]  # first question about Mara: the base
+    assert _ids(since.query(q, 2)) == ["1", "5"]  # nothing new since she was asked
+    since.write([_item(6, "Mara Olsen lives in Rome")])
+    assert _ids(since.query(q, 2)) == ["6", "1"]
+
+
 def test_strength_count_reports_returns_and_leaves_the_ranking_alone() -> None:
     row = rules.AuditRow(_Store(), rules.StrengthCount())
     _fill(row, ["mara lives in oslo", "ilse plays oboe"])
