@@ -62,7 +62,7 @@ BENCH_BACKENDS := rshl faiss-rag faiss-rag-recency faiss-rag:gate=rules chroma q
 AUDIT_BACKENDS := audit-query-cache audit-similar-query-cache audit-oldest-first \
   audit-newest-since-question audit-same-name-newest audit-form-gate audit-demote-returned \
   audit-person-count audit-past-demote audit-quiet-run audit-strength-count audit-swap-first \
-  audit-answer-gap audit-first-answer-gap audit-kept-cache audit-since-asked
+  audit-answer-gap audit-first-answer-gap audit-kept-cache audit-since-asked audit-junk-form
 # Rows whose rule takes hard's length (893 writes) as a constant: on hard only.
 AUDIT_HARD := audit-late-demote audit-update-gap audit-forget-late
 BENCH_SEEDS := 10

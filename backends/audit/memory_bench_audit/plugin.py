@@ -75,6 +75,10 @@ AUDIT_ROWS: dict[str, AuditSpec] = {
         "FormGate", "faiss-rag:gate=rules", "gateRecall",
         "form and source: refuse a text without a final period, or one that rewords an "
         "item stored from its own source"),
+    "audit-junk-form": AuditSpec(
+        "JunkFormGate", "faiss-rag:gate=rules", "gateRecall",
+        "form: refuse a text ending in a word no statement ends with (in, of, by, the, "
+        "called, ...) or naming nothing (no capitalised word after the first, no digit)"),
     # The leak classes of issue 34, measured on the phased stream; on the blind one each
     # should gain nothing (README.md has what each gained).
     "audit-demote-returned": AuditSpec(

@@ -21,12 +21,12 @@ import numpy as np
 from memory_bench import Hit, Item, WriteResult
 
 __all__ = ["PAST", "POOL", "AnswerGap", "AuditRow", "Chain", "DemoteReturned",
-           "FirstAnswerGap", "ForgetLate", "FormGate", "KeptCache", "LateDemote",
-           "NewestSinceQuestion", "OldestFirst", "PastDemote", "PersonCount", "QueryCache",
-           "QuietRun", "Rule", "SameNameNewest", "SimilarQueryCache", "SinceAsked",
-           "StrengthCount", "SwapFirst", "TailBoost", "TailSwap", "UpdateGap", "UpdateGapOldest",
-           "UpdateSince",
-           "best_first", "subject_words"]
+           "FirstAnswerGap", "ForgetLate", "FormGate", "JunkFormGate", "KeptCache",
+           "LateDemote", "LooseQueryCache", "NewestSinceQuestion", "OldestFirst",
+           "PastDemote", "PersonCount", "QueryCache", "QuietRun", "Rule", "SameNameNewest",
+           "SimilarQueryCache", "SinceAsked", "StrengthCount", "SwapFirst", "TailBoost",
+           "TailSwap", "UpdateGap", "UpdateGapOldest", "UpdateSince", "best_first",
+           "subject_words"]
 
 POOL = 20  # candidates a reranking rule takes from its base before it reorders them
 # Words of a question that name nothing: a cheater reads the question frames off the stream.
@@ -145,6 +145,14 @@ class SimilarQueryCache(Rule):
         self.vectors.append(qvec)
         self.answers.append(hits)
         return hits
+
+
+class LooseQueryCache(SimilarQueryCache):
+    """``SimilarQueryCache`` at cosine 0.8: a re-probe in new words still finds its
+    earlier ask."""
+
+    def __init__(self) -> None:
+        super().__init__(threshold=0.8)
 
 
 class NewestSinceQuestion(Rule):
@@ -596,6 +604,30 @@ class _Fixed:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.store, name)
+
+
+# Words no statement of a fact ends with: a fragment's last word.
+_DANGLING = frozenset({"a", "an", "the", "of", "in", "on", "at", "to", "for", "by", "with",
+                       "from", "and", "or", "called", "named", "is", "was", "as"})
+
+
+class JunkFormGate(Rule):
+    """The rule gate, and: refuse a text that ends in a word no statement ends with (a
+    fragment), or names nothing (no capitalised word after the first, no digit: chit-chat
+    and boilerplate). Form only: when junk has a form no accepted item has, it pays."""
+
+    def write(self, store: Any, items: Sequence[Item]) -> list[WriteResult]:
+        out: list[WriteResult] = []
+        for item in items:
+            words = _WORD.findall(item.text)
+            if words and words[-1].casefold() in _DANGLING:
+                out.append(WriteResult(item.id, False, "dangling_last_word"))
+            elif words and not any(w[:1].isupper() for w in words[1:]) \
+                    and not any(c.isdigit() for c in item.text):
+                out.append(WriteResult(item.id, False, "names_nothing"))
+            else:
+                out.extend(store.write([item]))
+        return out
 
 
 def best_first(hits: list[Hit]) -> list[Hit]:

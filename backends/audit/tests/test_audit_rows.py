@@ -173,6 +173,14 @@ def test_tail_and_gap_rules_read_the_stream_length() -> None:
     assert _ids(since.query(q, 2)) == ["6", "1"]
 
 
+def test_junk_form_gate_refuses_by_form() -> None:
+    row = rules.AuditRow(_Store(), rules.JunkFormGate())
+    got = row.write([_item(1, "Mara Olsen moved to"), _item(2, "thanks, that helps a lot!"),
+                     _item(3, "Mara Olsen lives in Oslo."), _item(4, "the bus leaves at 9 sharp")])
+    assert [(r.accepted, r.reason) for r in got] == [
+        (False, "dangling_last_word"), (False, "names_nothing"), (True, None), (True, None)]
+
+
 def test_strength_count_reports_returns_and_leaves_the_ranking_alone() -> None:
     row = rules.AuditRow(_Store(), rules.StrengthCount())
     _fill(row, ["mara lives in oslo", "ilse plays oboe"])
@@ -222,14 +230,17 @@ def test_the_rules_do_what_they_say(tmp_path: Path) -> None:
 
 
 # Rows whose gain on their target is paid for, beyond its interval, on what the rule
-# gives up by its nature (memory_bench.results.audit): the form gate, whose refusals by
-# final mark and source refuse clean items too (falseRefusals); the position rules, which
+# gives up by its nature (memory_bench.results.audit): the form gates, whose refusals by
+# final mark, source, last word or the lack of a name refuse clean items too
+# (falseRefusals; issue 34 holds a form gate to at most 0.10 gateRecall unless it refuses
+# more than 0.05 more facts); the position rules, which
 # keep old facts by pushing every newer item down and so lose the updates (oldest-first,
 # late-demote), or favour a window of ages on every question and so lose the re-probes
 # (answer-gap). The test fails when such a row gains without paying, and when any other
 # row gains at all: audit-swap-first among them, since retention must not rise by
 # answering worse before, whatever that costs.
-TRADES = {"audit-form-gate", "audit-oldest-first", "audit-late-demote", "audit-answer-gap"}
+TRADES = {"audit-form-gate", "audit-junk-form", "audit-oldest-first", "audit-late-demote",
+          "audit-answer-gap"}
 
 
 def _audit_comparisons(result: Result) -> Result:
