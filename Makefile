@@ -60,7 +60,11 @@ BENCH_BACKENDS := rshl faiss-rag faiss-rag-recency faiss-rag:gate=rules chroma q
 # its base on the metric it targets is "what reading the protocol buys":
 # python scripts/audit_gains.py RESULT.json
 AUDIT_BACKENDS := audit-query-cache audit-similar-query-cache audit-oldest-first \
-  audit-newest-since-question audit-same-name-newest audit-form-gate
+  audit-newest-since-question audit-same-name-newest audit-form-gate audit-demote-returned \
+  audit-person-count audit-past-demote audit-quiet-run audit-strength-count audit-swap-first \
+  audit-answer-gap audit-first-answer-gap audit-kept-cache audit-since-asked audit-junk-form
+# Rows whose rule takes hard's length (893 writes) as a constant: on hard only.
+AUDIT_HARD := audit-late-demote audit-update-gap audit-forget-late
 BENCH_SEEDS := 10
 
 # Where the pairs run: the process executor unless benchmarks/dask_speed.py measures
@@ -75,7 +79,7 @@ AUDIT_ARGS = $(foreach b,$(AUDIT_BASES) $(AUDIT_BACKENDS),--backend $(b))
 
 bench: venv
 	$(BENCH_RUN) $(HONEST_ARGS) --scenario hard
-	$(BENCH_RUN) $(AUDIT_ARGS) --scenario hard
+	$(BENCH_RUN) $(AUDIT_ARGS) $(foreach b,$(AUDIT_HARD),--backend $(b)) --scenario hard
 
 # The same-encoder control: the lattice over the shared embedder (same model, runtime and
 # cache as faiss-rag). bench-natural carries the two rows; bench-encoder pairs them on hard

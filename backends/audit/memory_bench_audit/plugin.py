@@ -28,12 +28,16 @@ class AuditSpec:
     base: str  # the honest row's spec, as `memory-bench run --backend` takes it
     metric: str
     reads: str
+    # What the rule gives up by its nature (memory_bench.results.audit); None: by its
+    # target (refusing by form refuses clean items; keeping old facts by ignoring what is
+    # new loses the updates: stability against plasticity).
+    gives_up: tuple[str, ...] | None = None
+    strength: bool = False  # the row reports a strength of its own (reinforcementDelta)
 
     @property
     def costs(self) -> tuple[str, ...]:
-        """What the rule gives up by its nature (memory_bench.results.audit): refusing
-        by form refuses clean items; keeping old facts by ignoring what is new loses the
-        updates (stability against plasticity)."""
+        if self.gives_up is not None:
+            return self.gives_up
         return {"gateRecall": ("falseRefusals",), "retention": ("updateWinRate",)}.get(
             self.metric, ())
 
@@ -71,6 +75,69 @@ AUDIT_ROWS: dict[str, AuditSpec] = {
         "FormGate", "faiss-rag:gate=rules", "gateRecall",
         "form and source: refuse a text without a final period, or one that rewords an "
         "item stored from its own source"),
+    "audit-junk-form": AuditSpec(
+        "JunkFormGate", "faiss-rag:gate=rules", "gateRecall",
+        "form: refuse a text ending in a word no statement ends with (in, of, by, the, "
+        "called, ...) or naming nothing (no capitalised word after the first, no digit)"),
+    # The leak classes of issue 34, measured on the phased stream; on the blind one each
+    # should gain nothing (README.md has what each gained).
+    "audit-demote-returned": AuditSpec(
+        "DemoteReturned", "faiss-rag-recency", "updateWinRate",
+        "call order: a candidate an earlier question got first goes last (every question "
+        "its own answer)", gives_up=("recall1_before", "retention")),
+    "audit-person-count": AuditSpec(
+        "PersonCount", "faiss-rag-recency", "updateWinRate",
+        "call order and names: from the third question naming a person on, the candidates "
+        "naming the person go first, newest first", gives_up=("retention",)),
+    "audit-past-demote": AuditSpec(
+        "PastDemote", "faiss-rag-recency", "updateWinRate",
+        "form: candidates worded in the past (used to, back then, before, former) go last",
+        gives_up=("recall1_before",)),
+    "audit-quiet-run": AuditSpec(
+        "QuietRun", "faiss-rag", "retention",
+        "call order: items written in a run of 25 or more writes with no question go last"),
+    "audit-strength-count": AuditSpec(
+        "StrengthCount", "faiss-rag", "reinforcementDelta",
+        "call order: the strength reported is how often the item was returned", gives_up=(),
+        strength=True),
+    "audit-swap-first": AuditSpec(
+        "SwapFirst", "faiss-rag", "retention",
+        "call order: a question whose first hit was never returned before gets its top two "
+        "swapped (worse before, so a ratio of after to before rises)",
+        gives_up=("recall1_before",)),
+    # Rules against the blind stream's own schedule (blind.py's constants).
+    "audit-answer-gap": AuditSpec(
+        "AnswerGap", "faiss-rag-recency", "recall1_before",
+        "position: items written 8-130 writes before the question get a bonus, fewer than 8 "
+        "a malus (questions come a drawn gap of at least MIN_GAP after their answer)",
+        gives_up=("retention",)),
+    "audit-first-answer-gap": AuditSpec(
+        "FirstAnswerGap", "faiss-rag-recency", "recall1_before",
+        "position and call order: audit-answer-gap's window on a question unlike any "
+        "asked before (cosine < 0.8) only; later asks, re-probes among them, keep the "
+        "base's order",
+        gives_up=("retention",)),
+    "audit-late-demote": AuditSpec(
+        "LateDemote", "faiss-rag", "retention",
+        "position: items written past 75% of hard's 893 writes go last (facts fall in the "
+        "first FACT_SPAN)"),
+    "audit-update-gap": AuditSpec(
+        "UpdateGap", "faiss-rag-recency", "updateWinRate",
+        "position and names: among candidates naming the subject, those written 30% of the "
+        "stream after another go first, newest first (a new value comes LATER_MIN after "
+        "its fact)", gives_up=()),
+    "audit-forget-late": AuditSpec(
+        "ForgetLate", "faiss-rag", "forgetKept",
+        "call order and position: once a forget call has come, items written past 75% of "
+        "hard's 893 writes go last", gives_up=("updateWinRate",)),
+    "audit-kept-cache": AuditSpec(
+        "KeptCache", "faiss-rag", "forgetKept",
+        "call order: a question asked before is answered as it was then, less what was "
+        "forgotten since", gives_up=("forgottenReturned",)),
+    "audit-since-asked": AuditSpec(
+        "SinceAsked", "faiss-rag-recency", "updateWinRate",
+        "call order and names: candidates naming the person, written since the last "
+        "question naming the person, go first, newest first", gives_up=("retention",)),
 }
 
 
@@ -114,7 +181,11 @@ def memory_bench_register_backends(registry: Any) -> None:
             description=f"exploit audit: {spec.base} + a rule that reads {spec.reads}; "
                         f"targets {spec.metric}",
             version=__version__,
-            capabilities=[Capability.PROVENANCE, *([Capability.GATE] if spec.gate else [])],
+            # every capability the scenario uses that the base has (faiss-rag's:
+            # provenance, forget), so no row skips a phase its rule could game
+            capabilities=[Capability.PROVENANCE, Capability.FORGET,
+                          *([Capability.GATE] if spec.gate else []),
+                          *([Capability.STRENGTH] if spec.strength else [])],
             options=options,
             notes=[f"audit row: targets {spec.metric}, base {spec.base}; a gain beyond its "
                    "interval over the base is a leak in the protocol, not memory",
