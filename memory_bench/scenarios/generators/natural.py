@@ -19,6 +19,9 @@ easier than retrieval on prose") and §5.3 asks for a real corpus. Here:
   "What does grip mean?" (no stock update phrase, no "now"); ``update_history`` of
   them are followed by a **history item**, the old sense in the past tense ("Grip
   used to be a word for ..."), which the new sense must outrank too;
+- every fact has 16 **wordings** (question frames by either synonym, in
+  ``asking.py``'s frames), every update 8 by the fact's word and 6 about the
+  former sense; every noise and clean gate sense an **aside** (6 wordings);
 - **gate** items are real text: clean = further WordNet senses, duplicate =
   exact copies of stored noise, short = a WordNet word or two-word term,
   empty = whitespace.
