@@ -193,3 +193,34 @@ def test_half_the_updates_recall_the_old_sense_in_the_past_tense() -> None:
         assert _sense(u.history).key == _sense(f.item).key  # the old sense
         assert f.value.rstrip(" .;") in u.history.text and has_phrase(u.history.text, f.subject)
         assert u.history.source not in (f.item.source, u.item.source)
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_every_ask_has_its_own_wording_by_a_word_one_item_names(seed: int) -> None:
+    """At least 12 distinct wordings a fact, by either synonym (neither in the fact's
+    text); 6 an update and 4 about the former sense, by the fact's word; an aside asks by
+    a word that exactly one stored item has among its words."""
+    d = _data(seed)
+    for f in d.facts:
+        ws = f.all_wordings
+        assert len(ws) >= 12 and len(set(ws)) == len(ws)
+        assert ws[:2] == (f.question, f.reprobe_question)
+        words = [w for w in _sense(f.item).words if w != f.subject]
+        assert all(any(has_phrase(q, w) for w in words) for q in ws)
+        assert not any(has_phrase(q, f.subject) for q in ws)
+    for u in d.updates:
+        f = d.facts[u.fact]
+        assert len(u.wordings) >= 6 and len(u.past_wordings) >= 4
+        assert not set(u.wordings + u.past_wordings) & set(f.all_wordings)
+        assert all(has_phrase(q, f.subject) for q in u.wordings + u.past_wordings)
+    stored = _stored(d)
+    copied = {g.copy_of for g in d.gate if g.copy_of}
+    assert {a.item.id for a in d.asides} == {i.id for i in d.noise if i.id not in copied} | {
+        g.item.id for g in d.gate if g.kind == "clean"}
+    for a in d.asides:
+        assert len(set(a.wordings)) == len(a.wordings) >= 4
+        asked = [w for w in _sense(a.item).words if has_phrase(a.wordings[0], w)]
+        assert asked and all(has_phrase(q, max(asked, key=len)) for q in a.wordings)
+        word = max(asked, key=len).lower()
+        assert [it.id for it in stored
+                if word in {x.lower() for x in _sense(it).words}] == [a.item.id]

@@ -167,3 +167,28 @@ def test_generator_at_its_capacity_limit(seed: int) -> None:
     generate(load_scenario("default", {"noise": str(MAX_SUBJECTS - 150)}), seed)
     with pytest.raises(ScenarioError, match="distinct subjects"):
         load_scenario("default", {"noise": str(MAX_SUBJECTS)})
+
+
+def test_every_ask_has_its_own_wording_and_asides_are_fair() -> None:
+    """At least 12 distinct wordings a fact, 6 an update, 4 about the former value, never
+    a fact's wording again; an aside for every noise item no gate item copies and every
+    clean gate fact, each the only item that states its subject's relation."""
+    from memory_bench.scenarios.continual.fairness import fairness_violations
+    from memory_bench.scenarios.generators import templated
+
+    d = generate(load_scenario("default"), 2)
+    for f in d.facts:
+        ws = f.all_wordings
+        assert len(ws) >= 12 and len(set(ws)) == len(ws) and ws[0] == f.question
+        assert all(f.subject in w for w in ws)
+    for u in d.updates:
+        assert len(u.wordings) >= 6 and len(u.past_wordings) >= 4
+        assert not set(u.wordings + u.past_wordings) & set(d.facts[u.fact].all_wordings)
+    copied = {g.copy_of for g in d.gate if g.copy_of}
+    assert {a.item.id for a in d.asides} >= {i.id for i in d.noise if i.id not in copied}
+    assert all(len(set(a.wordings)) == len(a.wordings) >= 4 for a in d.asides)
+    assert fairness_violations(d, templated.renderings) == []
+    # The check reads the asides: give one a second answer and it says so.
+    a = d.asides[0]
+    d.stated[d.facts[0].item.id] = d.stated[a.item.id]
+    assert any("aside" in b for b in fairness_violations(d, templated.renderings))

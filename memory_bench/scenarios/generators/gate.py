@@ -13,7 +13,8 @@ a trivial rule-based gate (empty, short, exact duplicate) catches.
 Junk has look-alikes among what is kept, so that its form alone does not give it
 away: half the chit-chat and boilerplate names someone and carries a number
 ("haha Mara, 3 more days to go", "Sent from Jonas Berg's phone, 14 May"), a share
-of the clean facts has no name and no number (``plain_share``), and the hard
+of the clean facts has no name and no number (``plain_share``), short and plain facts
+open as chat or notices do ("btw Ivo resigned", "Please note: the kiln ..."), and the hard
 generator's fragments end in a content word as often as in a preposition while
 some of its facts end in one ("Ashford is the town Mara Olsen was born in.").
 
@@ -91,6 +92,21 @@ def plain_fact(rng: random.Random) -> str:
     return frame.format(**{k: rng.choice(v) for k, v in vocab.PLAIN_FILLERS.items()})
 
 
+def _opened(rng: random.Random, text: str, notice: bool = False) -> str:
+    """A fact without a stated key, half the time opened as chat ("btw Ivo resigned") or,
+    for a ``notice``, a third of the time as chat and a third as a notice ("Please note:
+    the kiln ... "): junk's openings on items a gate must keep."""
+    roll = rng.random()
+    if roll < (1 / 3 if notice else 1 / 2):
+        opener = rng.choice(vocab.CHAT_OPENERS)
+    elif notice and roll < 2 / 3:
+        opener = rng.choice(vocab.NOTICE_OPENERS)
+    else:
+        return text
+    rest = text if text.split(" ", 1)[0] != "The" else "the" + text[3:]
+    return f"{opener} {rest}"
+
+
 def _named(rng: random.Random, template: str, texts: GateTexts) -> str:
     """A junk template with a name and numbers filled in."""
     full = texts.person() if texts.person else (
@@ -128,10 +144,12 @@ def build_gate(p: ContinualParams, rng: random.Random, stamp: ItemStamper,
             cases += [(kind, texts.fragment(), (), None) for _ in range(n)]
         elif kind == "clean":
             bare_facts = round(n * texts.plain_share)
-            cases += [(kind, plain_fact(rng), (), None) for _ in range(bare_facts)]
+            cases += [(kind, _opened(rng, plain_fact(rng), notice=True), (), None)
+                      for _ in range(bare_facts)]
             cases += [(kind, *texts.clean(), None) for _ in range(n - bare_facts)]
         elif kind == "clean_short":
-            cases += [(kind, *texts.clean_short(), None) for _ in range(n)]
+            cases += [(kind, _opened(rng, text), tags, None)
+                      for text, tags in (texts.clean_short() for _ in range(n))]
     rng.shuffle(cases)
     out = []
     near = 0

@@ -14,9 +14,17 @@ fact's wording and names a subject nobody else shares). Here:
 - **updates** are stated with another fact template than the old fact (no
   stock update phrase) and asked with a question other than the fact's probe
   and re-probe; a re-probe, too, asks in other words than the probe;
+- **every ask in a new wording**: 20 wordings a fact, 8 an update, 6 about the
+  former value (``asking.py``: a paraphrase in a frame), and 12 for each aside (a
+  question about a noise item, a decoy's new value or a clean gate fact);
+- **tense on both sides**: current facts in the past tense too, history items in
+  the present too (hard_relations.py), so neither tense nor a count of tense
+  markers tells them apart;
 - **noise**: those same-family distractors, plus unrelated people and
   unrelated companies and towns;
-- **gate**: every kind in ``gate.py`` the scenario asks for.
+- **gate**: every kind in ``gate.py`` the scenario asks for, junk with accepted
+  look-alikes (chat with names and numbers, plain facts with neither, facts ending
+  in a preposition, fragments ending in a content word).
 
 Hard, never unfair: every question has exactly one correct item among what is
 stored when it is asked (two for a fact stated twice, the newer for an updated
@@ -77,7 +85,7 @@ _BY_NAME: dict[str, HardRelation | Relation] = {
     **{r.name: r for r in OTHER_RELATIONS}, **{r.name: r for r in HARD_RELATIONS}}
 COLLEGE_KINDS = ("College", "Polytechnic", "Academy", "Conservatory")
 # Wordings per question (tests/test_hard_generator.py): every follow-up in a new one.
-FACT_WORDINGS, UPDATE_WORDINGS, PAST_WORDINGS, ASIDE_WORDINGS = 16, 8, 6, 6
+FACT_WORDINGS, UPDATE_WORDINGS, PAST_WORDINGS, ASIDE_WORDINGS = 20, 8, 6, 12
 MAX_PEOPLE = 1200  # person names drawn in a seed: far under half the pool (80 x 80)
 _VOWELS = "aeiou"
 

@@ -19,6 +19,9 @@ easier than retrieval on prose") and §5.3 asks for a real corpus. Here:
   "What does grip mean?" (no stock update phrase, no "now"); ``update_history`` of
   them are followed by a **history item**, the old sense in the past tense ("Grip
   used to be a word for ..."), which the new sense must outrank too;
+- every fact has 20 **wordings** (question frames by either synonym, in
+  ``asking.py``'s frames), every update 8 by the fact's word and 6 about the
+  former sense; every noise and clean gate sense an **aside** (12 wordings);
 - **gate** items are real text: clean = further WordNet senses, duplicate =
   exact copies of stored noise, short = a WordNet word or two-word term,
   empty = whitespace.
@@ -66,7 +69,7 @@ RELATION = "meaning"
 MAX_FACTS = 300
 MAX_SENSES = 5000  # synsets one seed draws: 2 per fact, noise, gate short and clean
 # Wordings per question (tests/test_natural_generator.py): every follow-up in a new one.
-FACT_WORDINGS, UPDATE_WORDINGS, PAST_WORDINGS, ASIDE_WORDINGS = 16, 8, 6, 6
+FACT_WORDINGS, UPDATE_WORDINGS, PAST_WORDINGS, ASIDE_WORDINGS = 20, 8, 6, 12
 _WORD = re.compile(r"^[a-z][a-z' -]*[a-z]$")
 
 

@@ -1,11 +1,13 @@
 """The templated generator: METHOD.md's synthetic facts, varied so no one pattern repeats.
 
 Each fact has its own invented subject and value; thirteen relations, four fact
-templates and three question phrasings each; noise is facts about other
-subjects (so interference is real, not random strings); updates give a fact's
-subject and relation a new value with an update template. Every question names
-its subject as the fact does, and an update is asked with the original
-question: the easy, METHOD.md-compatible test (``hard.py`` is the other one).
+templates and three question phrasings each, asked in 16 framed wordings
+(``asking.py``), an update in 8 and its former value in 6 (``PAST_QUESTIONS``);
+noise is facts about other subjects (so interference is real, not random
+strings), each asked as an aside; updates give a fact's subject and relation a
+new value in another fact template. Every question names its subject as the
+fact does and repeats the relation's words: the easy, METHOD.md-compatible test
+(``hard.py`` is the other one).
 """
 
 from __future__ import annotations
@@ -48,7 +50,7 @@ __all__ = ["MAX_SUBJECTS", "capacity_error", "generate", "renderings"]
 # (tests/test_scenario_generator.py checks the worst case on several seeds).
 MAX_SUBJECTS = 1500
 # Wordings per question (tests/test_scenario_generator.py): every follow-up in a new one.
-FACT_WORDINGS, UPDATE_WORDINGS, PAST_WORDINGS, ASIDE_WORDINGS = 14, 8, 6, 6
+FACT_WORDINGS, UPDATE_WORDINGS, PAST_WORDINGS, ASIDE_WORDINGS = 16, 8, 6, 12
 
 
 def capacity_error(s: Params) -> str | None:

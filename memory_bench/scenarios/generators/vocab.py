@@ -168,6 +168,12 @@ BOILERPLATE_NAMED = (
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
           "September", "October", "November", "December")
 
+# Junk's openings, on facts a gate must keep (gate._opened): one word for chat, so a
+# short fact stays short.
+CHAT_OPENERS = ("btw", "fyi", "haha", "lol", "so", "oh,", "ok,", "hey,", "omg", "psst,")
+NOTICE_OPENERS = ("Please note:", "Reminder:", "For your information:", "Notice:",
+                  "Kind reminder:", "Update:")
+
 # Clean, in junk's form: real facts with no name and no number.
 PLAIN_FACTS = (
     "The {room} on the {ordinal} floor is closed for repairs.",
