@@ -184,6 +184,11 @@ class _Plan:
     def later(self, after: float) -> float:
         return after + REPROBE_GAP + self.rng.expovariate(1.0 / LATER)
 
+    def just_before(self, turn: float, floor: float) -> float:
+        """A moment shortly before ``turn`` (as far before it as an update question
+        comes after its new value), and after ``floor``."""
+        return max(floor + 1.0, turn - MIN_GAP - self.rng.expovariate(1.0 / SOON))
+
     def ask(self, step: Step, target: float, deadline: float = math.inf,
             floor: float = 0.0, hard: bool = True) -> _Ask:
         """``step`` at ``target`` writes; one that would fall at or past ``deadline`` is
@@ -262,7 +267,7 @@ def blind_script(p: ContinualParams, data: ScenarioData) -> Script:
         elif c is not None:
             v = v_after = pos[c.item.id]
         mine.append(plan.ask(Probe(words.take(k, pool), (f.item.id,), "reprobe", key=k),
-                             plan.later(start), deadline=v, floor=start,
+                             plan.just_before(v, start), deadline=v, floor=start,
                              hard=u is not None or c is not None))
         if u is not None:
             olds = (f.item.id, *u.history_ids)
@@ -308,7 +313,7 @@ def blind_script(p: ContinualParams, data: ScenarioData) -> Script:
 
         for t in firsts:
             aside(t, deadline=v)
-        aside(plan.later(start), deadline=v)
+        aside(plan.just_before(v, start), deadline=v)
         if not a.until:  # a renewed item's question has another answer after its turn
             for _ in range(later - 1):
                 aside(max(plan.soon(v_after), start + REPROBE_GAP))
