@@ -8,7 +8,6 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
-
 from memory_bench_embed import options as embed_options
 from memory_bench_embed import runtime
 
