@@ -29,7 +29,7 @@ def test_auto_picks_cuda_only_where_torch_sees_a_gpu(monkeypatch: pytest.MonkeyP
 def test_cuda_without_a_gpu_says_so_and_names_the_fallback(
         monkeypatch: pytest.MonkeyPatch) -> None:
     _gpu(monkeypatch, False)
-    with pytest.raises(ValueError, match="no CUDA device.*runtime=auto"):
+    with pytest.raises(ValueError, match=r"no CUDA device.*runtime=auto"):
         runtime._open("cuda", "all-MiniLM-L6-v2", 1)
 
 
