@@ -1,4 +1,4 @@
-"""``qdrant:path=DIR`` at a directory whose meta.json is not a Qdrant local store's:
+"""``qdrant:mode=persistent,path=DIR`` at a directory whose meta.json is not a Qdrant local store's:
 refused before the run with one line, exit 2, the user's directory untouched."""
 
 from __future__ import annotations
