@@ -9,7 +9,7 @@ BACKEND_PROJECTS := $(sort $(wildcard backends/*/pyproject.toml))
 BACKEND_DIRS := $(patsubst %/pyproject.toml,%,$(BACKEND_PROJECTS))
 TORCH := torch==2.13.0
 
-.PHONY: venv test bench bench-natural bench-encoder bench-locomo sweep lint docs site chromium \
+.PHONY: venv test bench bench-persistent bench-natural bench-encoder bench-locomo sweep lint docs site chromium \
   clean-venv
 
 venv: $(STAMP)
@@ -45,7 +45,11 @@ site: venv
 # plus faiss-rag with the trivial rule gate (empty, under three words, exact duplicate) as the
 # gate's reference row. The published scenarios are text-only, so no row reads tags
 # (faiss-rag:supersede=tags would be faiss-rag here). hybrid fuses the bm25 and faiss-rag
-# retrievers; rerank puts a cross-encoder over faiss-rag's (or hybrid's) top 50.
+# retrievers; rerank puts a cross-encoder over faiss-rag's (or hybrid's) top 20 (its
+# default depth since issue 38: the same first hits as a top 50 on hard; docs/performance.md).
+# The library stores (chroma, qdrant, mem0) run in their in-memory mode (mode=memory, the
+# default: no write synced to disk, so their rows time the system, not this machine's
+# disk); make bench-persistent runs them on disk beside it.
 # --no-cache: no embedding cache from earlier runs, so the encoder's time and rate are cold.
 # The run encodes each seed's distinct texts once per embedder identity (--encode once, the
 # default) into a table every embedding backend of it reads: ingest and query latency are
@@ -70,7 +74,13 @@ BENCH_SEEDS := 10
 # Where the pairs run: the process executor unless benchmarks/dask_speed.py measures
 # the dask executor at <= 0.65x its wall time on this matrix (README, "Speed").
 BENCH_EXECUTOR ?= --executor process
-BENCH_RUN = $(VENV)/bin/memory-bench run --seeds $(BENCH_SEEDS) --no-cache --save $(BENCH_EXECUTOR)
+# As many pairs at once as this process has cores (pairs share no state: each its own
+# store, the stores in memory), the longest rows first; the analysis likewise. Latency
+# is then timed under the other pairs' load, as on any shared machine; WORKERS=1 times
+# each pair alone (docs/performance.md).
+WORKERS ?= auto
+BENCH_RUN = $(VENV)/bin/memory-bench run --seeds $(BENCH_SEEDS) --no-cache --save $(BENCH_EXECUTOR) \
+  --workers $(WORKERS)
 # Two runs, two result files of a readable size: the honest rows, and the audit rows beside
 # their bases (the bases run again: the same rows on the same data, so the same numbers).
 AUDIT_BASES := faiss-rag faiss-rag-recency faiss-rag:gate=rules
@@ -80,6 +90,18 @@ AUDIT_ARGS = $(foreach b,$(AUDIT_BASES) $(AUDIT_BACKENDS),--backend $(b))
 bench: venv
 	$(BENCH_RUN) $(HONEST_ARGS) --scenario hard
 	$(BENCH_RUN) $(AUDIT_ARGS) $(foreach b,$(AUDIT_HARD),--backend $(b)) --scenario hard
+
+# What a persistent write costs: each library store in memory (as make bench runs it) and
+# on disk (mode=persistent: the library's own store in the pair's workdir, every write as
+# the library syncs it), in one run, so on the same data under the same load. Quality is
+# identical (tests/test_store_modes.py); docs/performance.md quotes the costs.
+STORE_BACKENDS := chroma qdrant mem0 mem0:scoring=store
+PERSISTENT_BACKENDS := chroma:mode=persistent qdrant:mode=persistent mem0:mode=persistent \
+  mem0:scoring=store,mode=persistent
+
+bench-persistent: venv
+	$(BENCH_RUN) $(foreach b,$(STORE_BACKENDS) $(PERSISTENT_BACKENDS),--backend $(b)) \
+	  --scenario hard
 
 # The same-encoder control: the lattice over the shared embedder (same model, runtime and
 # cache as faiss-rag). bench-natural carries the two rows; bench-encoder pairs them on hard
@@ -99,7 +121,8 @@ bench-encoder: venv
 # absolute path: make bench-locomo LOCOMO=../data/locomo10.json
 # The rule-gate row is left out: the protocol writes no gate set here (there is nothing to
 # refuse), so it would be faiss-rag again.
-# rerank runs here over a top 20 (its row is rerank:depth=20): LoCoMo asks 3,526 questions
+# rerank runs here over a top 20 (its row is rerank:depth=20, since issue 38 the default
+# depth): LoCoMo asks 3,526 questions
 # over ~590 turns a conversation; at depth 20 the row took 28 of the run's 57 minutes (load
 # 4-8 on 2 shared cores), so a top 50 would take ~70 minutes alone (and one conversation
 # overran the 30-minute pair timeout under load ~14). Batching the passes is no cure:

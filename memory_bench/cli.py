@@ -66,6 +66,15 @@ def _int_in(low: int, high: int) -> Any:
     return parse
 
 
+def _workers(text: str) -> int:
+    """``--workers``: a whole number, or ``auto``: the cores this process may use."""
+    if text.strip().lower() == "auto":
+        from memory_bench.harness.executors.cost import available_cores
+
+        return min(MAX_WORKERS, available_cores())
+    return _int_in(1, MAX_WORKERS)(text)
+
+
 def _names(text: str) -> list[str]:
     names = [n.strip() for n in text.split(",") if n.strip()]
     if not names:
@@ -160,10 +169,12 @@ def _parser() -> argparse.ArgumentParser:
                    "identity, in batches, into a table every embedding backend of it reads "
                    "(query latency is then the store's own; the encoder's is reported "
                    "beside it); per-backend: each backend encodes what it stores and asks")
-    r.add_argument("--workers", type=_int_in(1, MAX_WORKERS), metavar="N",
-                   help="process: N pairs at once (default 1; pairs that share a store "
-                   "still one at a time); dask: a local cluster of N single-threaded workers "
-                   "on 127.0.0.1 (default 2); with --scheduler, wait for N workers (default 1)")
+    r.add_argument("--workers", type=_workers, metavar="N|auto",
+                   help="process: N pairs at once, the longest rows first (default 1; auto: "
+                   "the cores this process may use; pairs that share a store still one at "
+                   "a time; the analysis runs its backend pairs on as many); dask: a local "
+                   "cluster of N single-threaded workers on 127.0.0.1 (default 2); with "
+                   "--scheduler, wait for N workers (default 1)")
     r.add_argument("--scheduler", metavar="ADDRESS",
                    help="dask: an existing scheduler, e.g. tcp://head-node:8786")
     r.add_argument("--isolation", choices=ISOLATION_MODES, default=None,

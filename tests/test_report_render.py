@@ -12,6 +12,7 @@ from test_compare_paired import hits
 
 from memory_bench.analysis.compare import analyse
 from memory_bench.metrics.continual import CONTINUAL_METRICS
+from memory_bench.metrics.latency import qualify_latency
 from memory_bench.records.records import ProbeRecord, Records
 from memory_bench.render.caveats import caveats
 from memory_bench.render.csvfile import FIXED_COLUMNS, render_csv
@@ -46,7 +47,7 @@ def test_markdown_has_the_method_table_capabilities_verdicts_and_caveats() -> No
     head = ("| backend | runs ok | recall@1 | recall@1 after | retention | updateWin | stale | "
             "provenance | "
             "prov. update | prov. sources | gateRecall | falseRefusals | reinforceΔ | "
-            "forgotten back | p50 ms | p95 ms |")
+            "forgotten back | e2e p50 ms | e2e p95 ms |")
     assert head in md
     assert "| rshl | 5/5 | 0.878 ± 0.016 |" in md
     rag_row = next(line for line in md.splitlines() if line.startswith("| rag | 4/5"))
@@ -144,7 +145,9 @@ def test_html_draws_real_plots() -> None:
 
 def test_csv_has_a_row_per_backend_and_seed() -> None:
     rows = list(csv.DictReader(io.StringIO(render_csv(_doc()))))
-    columns = (*FIXED_COLUMNS, *(m.name for m in CONTINUAL_METRICS))
+    # in the order shown: each end-to-end latency before its store part
+    shown = qualify_latency([m.spec for m in CONTINUAL_METRICS], None)
+    columns = (*FIXED_COLUMNS, *(m.name for m in shown))
     assert len(rows) == 10 and tuple(rows[0]) == columns
     rag = [r for r in rows if r["backend"] == "rag"]
     assert rag[0]["gateRecall"] == "" and float(rag[0]["recall1_before"]) == 65 / 120

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import multiprocessing
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -39,6 +40,7 @@ from memory_bench.analysis.stats import (
     t_interval,
     t_quantile,
 )
+from memory_bench.contract.forksafety import fork_unsafe_reason
 from memory_bench.metrics.curve import summarize_curves
 from memory_bench.metrics.spec import MetricSpec
 from memory_bench.results.model import BackendEntry, Comparison, MetricSummary, Result
@@ -177,19 +179,46 @@ def paired_comparison(a: BackendEntry, b: BackendEntry, metric: MetricSpec,
     return out
 
 
-def analyse(result: Result) -> Result:
+# The result a forked analysis worker reads (copy-on-write: nothing is pickled to it).
+_FORKED: Result | None = None
+
+
+def _pair(ab: tuple[int, int], result: Result | None = None) -> list[Comparison]:
+    """Every metric's comparison of one pair of backends (by index)."""
+    r = result if result is not None else _FORKED
+    assert r is not None
+    a, b = r.backends[ab[0]], r.backends[ab[1]]
+    return [paired_comparison(a, b, m) for m in r.metrics]
+
+
+def _compare_all(result: Result, workers: int) -> list[Comparison]:
+    """Every pairwise comparison, in order; with ``workers`` > 1 the backend pairs are
+    spread over that many forked processes (each comparison is seeded on its own, so
+    the values are the same as one process's)."""
+    global _FORKED
+    pairs = list(itertools.combinations(range(len(result.backends)), 2))
+    if (workers <= 1 or len(pairs) < 2 or "fork" not in multiprocessing.get_all_start_methods()
+            or fork_unsafe_reason() is not None):  # a library's threads forbid forking here
+        return [c for ab in pairs for c in _pair(ab, result)]
+    _FORKED = result
+    try:
+        with multiprocessing.get_context("fork").Pool(min(workers, len(pairs))) as pool:
+            chunks = pool.map(_pair, pairs, chunksize=1)
+    finally:
+        _FORKED = None
+    return [c for chunk in chunks for c in chunk]
+
+
+def analyse(result: Result, *, workers: int = 1) -> Result:
     """Fill summaries (with bootstrap) and every pairwise comparison into ``result``,
-    with Holm's correction over all of them and the verdicts that follow.
+    with Holm's correction over all of them and the verdicts that follow; ``workers``
+    processes compare backend pairs at once.
 
     The result file then holds what the report shows. Per-category keys are
     summarised but not compared.
     """
     summarize_backends(result, bootstrap=True)
-    comparisons = [
-        paired_comparison(a, b, m)
-        for a, b in itertools.combinations(result.backends, 2)
-        for m in result.metrics
-    ]
+    comparisons = _compare_all(result, workers)
     tested = [c for c in comparisons if c.verdict == "pending"]
     for c, adjusted in zip(tested, holm([c.p for c in tested if c.p is not None]),
                            strict=True):

@@ -33,7 +33,8 @@ class Option:
     data: ``grants`` maps a value to the capabilities it adds (``gate=rules``
     adds ``gate``), ``reads`` maps a value to the item structure it makes the
     backend read beyond text, source and timestamp (``supersede=tags`` reads
-    ``tags``), so that a report can mark the row.
+    ``tags``), so that a report can mark the row. ``requires`` names the values other
+    options must have when this one is given (``path=`` needs ``mode=persistent``).
     """
 
     name: str
@@ -47,6 +48,7 @@ class Option:
     check: Callable[[Any], str | None] | None = field(default=None, compare=False, repr=False)
     grants: Mapping[Any, tuple[str, ...]] = field(default_factory=dict, compare=False)
     reads: Mapping[Any, tuple[str, ...]] = field(default_factory=dict, compare=False)
+    requires: Mapping[str, Any] = field(default_factory=dict, compare=False)
 
     def parse(self, raw: Any, kind: str = "option") -> Any:
         """Convert a raw value (string from the command line, or TOML value).
@@ -178,4 +180,11 @@ def resolve_options(
     resolved: dict[str, Any] = {}
     for opt in declared:
         resolved[opt.name] = opt.parse(raw[opt.name], what) if opt.name in raw else opt.default
+    for opt in declared:
+        if opt.name not in raw or resolved[opt.name] is None:
+            continue
+        for other, value in opt.requires.items():
+            if resolved.get(other) != value:
+                label = owner if " " in owner else f"backend {owner}"
+                raise OptionError(f"{label}: {what} {opt.name} needs {other}={value}")
     return resolved

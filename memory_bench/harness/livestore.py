@@ -59,7 +59,7 @@ def persistent(selections: list[BackendSelection]) -> list[BackendSelection]:
     they were given): a pair's own workdir store starts empty and is deleted with it,
     so there is nothing there to check (``BackendInfo.shares_store``)."""
     return [s for s in selections
-            if s.info.has(Capability.PERSISTENT) and s.info.shares_store(s.options)]
+            if Capability.PERSISTENT in s.capabilities and s.info.shares_store(s.options)]
 
 
 def _open(sel: BackendSelection, run_id: str, cache_dir: Path | None, workdir: Path, *,

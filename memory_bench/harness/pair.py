@@ -188,7 +188,7 @@ def run_pair(
     spec, away = _tables_here(spec)
     own = workdir is None
     work = Path(tempfile.mkdtemp(prefix="memory-bench-pair-")) if own else workdir
-    t0 = time.perf_counter()
+    t0, cpu0 = time.perf_counter(), time.process_time()
     run = PairRun(seed=spec.seed, worker={"host": platform.node(), "pid": os.getpid()})
     execution = None
     frozen = False
@@ -234,4 +234,7 @@ def run_pair(
         if own:
             shutil.rmtree(work, ignore_errors=True)
     run.seconds = time.perf_counter() - t0
+    # the pair's own CPU seconds (every thread of this process: one pair per process
+    # under the process executor), beside its wall time: the floor a core can reach
+    run.worker["cpu_s"] = round(time.process_time() - cpu0, 3)
     return run

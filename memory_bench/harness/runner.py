@@ -37,6 +37,7 @@ from memory_bench.harness.pair import PairSpec, generate_script, pair_prefix
 from memory_bench.harness.progress import Progress
 from memory_bench.harness.vectors import ENCODE_MODES, Tables, build_tables, plan_vectors
 from memory_bench.harness.workdirs import WorkRoot
+from memory_bench.metrics.latency import qualify_latency
 from memory_bench.plugins.manager import LoadedPlugins
 from memory_bench.plugins.selection import BackendSelection
 from memory_bench.results.io import now_iso, write_result
@@ -122,7 +123,8 @@ def _new_result(cfg: RunConfig, ex: Executor) -> Result:
                                plugin=gen.plugin),
         seeds=list(cfg.seeds), manifest=cfg.manifest, execution=_execution(cfg, ex),
         backends=[backend_entry(sel) for sel in cfg.selections],
-        metrics=[m.spec for m in gen.metrics], pairs=pairs_dir_for(cfg.out).name,
+        metrics=qualify_latency([m.spec for m in gen.metrics], cfg.encode),
+        pairs=pairs_dir_for(cfg.out).name,
     )
 
 

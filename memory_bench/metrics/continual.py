@@ -154,18 +154,20 @@ CONTINUAL_METRICS: tuple[Metric, ...] = (
             undefined="the scenario asks nothing about items outside the facts (tag "
                       "`aside`)",
             **_share(kinds.hit_at(1), "aside")),
-    declare("latency_p50_ms", "p50 ms", reads=("probe", "reprobe"), axis="latency",
+    *latency_parts(("probe", "reprobe"), "probe and re-probe phases"),
+    declare("latency_p50_ms", "store p50 ms", reads=("probe", "reprobe"),
             aggregate="p50", **_LATENCY,
             description="median time of the query call in the probe and re-probe phases "
-                        "(encode once: the store's own, given the question's vector; see "
-                        "e2e_p50_ms)"),
-    declare("latency_p95_ms", "p95 ms", reads=("probe", "reprobe"), aggregate="p95", **_LATENCY,
+                        "(encode once: the store's own, given the question's vector; "
+                        "e2e_p50_ms adds the encoder's part)"),
+    declare("latency_p95_ms", "store p95 ms", reads=("probe", "reprobe"), aggregate="p95",
+            **_LATENCY,
             description="95th percentile time of the query call in the probe and re-probe "
-                        "phases (encode once: the store's own; see e2e_p95_ms)"),
-    *latency_parts(("probe", "reprobe"), "probe and re-probe phases"),
+                        "phases (encode once: the store's own; e2e_p95_ms adds the encoder's)"),
     declare("ingest_items_per_s", "ingest/s", reads=("seed", "interfere", "write"),
             section="other", bounds=_RATE, decimals=0, thousands=True,
             description="items written per second over the stream's write calls (the seed and "
-                        "interference calls in the phased layout)",
+                        "interference calls in the phased layout; encode once: the store's "
+                        "rate, the texts encoded before)",
             outcomes=kinds.ingest_outcomes("seed", "interfere", "write"), aggregate="rate"),
 )

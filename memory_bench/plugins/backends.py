@@ -87,7 +87,7 @@ class BackendInfo:
         """Do pairs of this configuration share one store (so must run one at a time)?
         A persistent backend's do unless it declares these options give each pair its
         own store (``own_store``); a backend that is not persistent never shares."""
-        if not self.has(Capability.PERSISTENT):
+        if Capability.PERSISTENT not in self.capabilities_for(options):
             return False
         return self.own_store is None or not self.own_store(dict(options))
 

@@ -146,10 +146,11 @@ def _encoders(result: Result) -> str | None:
                      + (f"{rate:,.0f} stored texts/s in batches" if rate else "no stored text"))
     return ("Encoded once: each seed's distinct texts were encoded once per embedder "
             "identity before the pairs, into a table its backends read. For those backends "
-            "p50/p95 ms is the store's own query time given the question's vector and "
-            "ingest/s the store's rate; e2e p50/p95 ms adds the encoder's time for each "
-            "question (the figure to compare with backends that encode nothing or their "
-            "own). The encoders, measured once: " + "; ".join(parts) + ".")
+            "store p50/p95 ms is the store's own query time given the question's vector "
+            "and store ingest/s the store's rate; e2e p50/p95 ms adds the encoder's time "
+            "for each question (the figure to compare with backends that encode nothing or "
+            "their own, and the one the tables and plot lead with). The encoders, measured "
+            "once: " + "; ".join(parts) + ".")
 
 
 def _latency(result: Result) -> str:

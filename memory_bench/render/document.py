@@ -78,7 +78,7 @@ def _results(result: Result, plots: Collection[str]) -> list[Block]:
     if "bars" in plots:
         out.append(Image("bars", "Per-metric means with 95% intervals"))
     if "quality-latency" in plots:
-        out.append(Image("quality-latency", "Quality against p50 latency"))
+        out.append(Image("quality-latency", "Quality against e2e p50 latency"))
     head, rows = S.audit_table(result)
     if rows:
         out += [Heading(3, "What reading the protocol buys"), Para(S.AUDIT_NOTE, note=True),

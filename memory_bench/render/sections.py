@@ -60,8 +60,10 @@ RESULTS_NOTE = (
     "Mean over seeds ± half-width of the 95% Student-t interval ([low, high] where the "
     "interval is clipped to the metric's range, e.g. [0, 1] for a share). — means the "
     "backend cannot report the metric (a missing capability), never 0. Latency in "
-    "milliseconds per query. \"= X\": every quality value of every seed equals X's (the "
-    "same ranking on this data), shown once; the row's costs are its own."
+    "milliseconds per query: e2e is end to end (the encoder's part for the question plus "
+    "the store's), store the store's part alone. \"= X\": every quality value of every "
+    "seed equals X's (the same ranking on this data), shown once; the row's costs are its "
+    "own."
 )
 AUDIT_NOTE = (
     "The exploit audit: each audit row is an honest row (its base) plus one rule that reads "
@@ -203,17 +205,22 @@ def exposure_note(result: Result) -> str:
 
 def ingest_note(result: Result) -> str | None:
     """Where an ingest figure comes from: the embedding cache's state in this run."""
-    if not any(m.name == "ingest_items_per_s" for m in result.metrics):
+    ingest = next((m for m in result.metrics if m.name == "ingest_items_per_s"), None)
+    if ingest is None:
         return None
-    cache = result.execution.get("cache")
+    label, cache = ingest.label, result.execution.get("cache")
+    if result.execution.get("encode") == "once":
+        return (f"{label}: the stores' own rate; each seed's texts were encoded once "
+                "before the pairs (the encoders' batched rates are in the caveats)"
+                + (", with no embedding cache." if cache == "off" else "."))
     if cache == "off":
-        return ("ingest/s: measured cold, with no embedding cache: every embedding backend "
+        return (f"{label}: measured cold, with no embedding cache: every embedding backend "
                 "encoded every text it stored.")
     if cache == "on":
-        return ("ingest/s: the embedding cache was on, so an embedding backend encodes only "
+        return (f"{label}: the embedding cache was on, so an embedding backend encodes only "
                 "texts no earlier pair encoded: these are cache look-ups, not learning "
                 "speed (publish with --no-cache).")
-    return "ingest/s: this file does not record the embedding cache's state."
+    return f"{label}: this file does not record the embedding cache's state."
 
 
 def results_table(result: Result) -> tuple[list[str], list[list[str]]]:

@@ -16,6 +16,7 @@ import gc
 from dataclasses import dataclass, field
 from typing import Any
 
+from memory_bench.metrics.latency import qualify_latency
 from memory_bench.metrics.spec import MetricSpec, split_key
 from memory_bench.records.reader import Reader, ResultError, is_number
 from memory_bench.records.records import Records
@@ -483,13 +484,15 @@ class Result:
             raise r.at("status").fail(f"expected one of {', '.join(RUN_STATUSES)}, "
                                       f"got {status!r}")
         comparisons = r.at("comparisons", None)
+        execution = r.obj("execution", {})
         result = cls(
             schema=r.str("schema"), run_id=r.str("run_id"), status=status,
             started_at=r.opt_str("started_at"), finished_at=r.opt_str("finished_at"),
             scenario=ScenarioBlock.read(r.at("scenario")), seeds=r.int_list("seeds"),
             backends=r.list("backends", BackendEntry.read),
-            metrics=r.list("metrics", MetricSpec.read),
-            manifest=r.obj("manifest", {}), execution=r.obj("execution", {}),
+            # every latency labelled e2e or store, whenever the file was written
+            metrics=qualify_latency(r.list("metrics", MetricSpec.read), execution.get("encode")),
+            manifest=r.obj("manifest", {}), execution=execution,
             comparisons=None if comparisons.value is None
             else r.list("comparisons", Comparison.read),
             analysis=r.opt_obj("analysis"),

@@ -28,11 +28,11 @@ from memory_bench.results.paths import ReportPaths
 __all__ = ["Problems", "analyse_and_write", "execute", "problems", "publish"]
 
 
-def analyse_and_write(result: Result, out: Path) -> Result:
+def analyse_and_write(result: Result, out: Path, *, workers: int = 1) -> Result:
     """Summaries, paired comparisons and verdicts, then the file, each once. A failed
     analysis is recorded (the pairs are kept; ``report`` analyses again)."""
     try:
-        analyse(result)
+        analyse(result, workers=workers)
     except Exception as exc:
         result.status = "failed"
         result.error = result.error or f"analysis: {type(exc).__name__}: {exc}"
@@ -55,7 +55,9 @@ def execute(cfg: RunConfig, progress: Progress | None = None, *,
                               f"(finish with --resume {cfg.out})") from None
         if progress:
             progress.note("analysing: summaries, paired tests per question, Holm's correction")
-        return analyse_and_write(result, cfg.out)
+        # the run's pairs at once are its analysis's processes too (process executor)
+        workers = cfg.workers if cfg.executor == "process" and cfg.workers else 1
+        return analyse_and_write(result, cfg.out, workers=workers)
 
 
 def publish(result: Result, paths: ReportPaths, written: Path) -> ReportPaths:

@@ -21,7 +21,7 @@ __all__ = ["index_page", "scenario_file", "scenario_page"]
 
 LINK_NAMES = {"html": "HTML report", "md": "Markdown", "csv": "CSV", "json": "JSON"}
 PLOT_CAPTIONS = {"bars": "Every results metric, each backend, with 95% intervals",
-                 "quality-latency": "Quality against p50 latency",
+                 "quality-latency": "Quality against e2e p50 latency",
                  "quality": "Quality against store size", "cost": "Cost against store size"}
 
 

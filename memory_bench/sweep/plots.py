@@ -23,8 +23,11 @@ def _declared(summary: dict[str, Any]) -> tuple[list[dict[str, Any]], list[dict[
             if m and m.get("mean") is not None}
     specs = [m for m in summary["metrics"] if m["name"] in have]
     quality = [m for m in specs if m.get("terminal", True) and m.get("bounds") == [0.0, 1.0]]
-    cost = [m for m in specs if m.get("axis") == "latency" or m.get("thousands")
-            or m["name"].startswith("latency_")]
+    # a latency end to end, or the store's part under encode once; never the call where
+    # backends encoded their own questions ("call p50 ms": it equals the e2e panel)
+    cost = [m for m in specs if (m.get("axis") == "latency" or m.get("thousands")
+                                 or m["name"].startswith(("latency_", "e2e_")))
+            and not str(m.get("label", "")).startswith("call ")]
     return quality, cost
 
 
@@ -65,7 +68,7 @@ def _panel(ax: Any, summary: dict[str, Any], spec: dict[str, Any], colors: list[
     ax.grid(True, which="major", alpha=0.3)
     if loglog:
         ax.set_yscale("log")
-        if positive and metric.startswith("latency"):
+        if positive and metric.startswith(("latency", "e2e_")):  # the call, or end to end
             smallest = min(x for x, _ in positive)
             at = sorted(y for x, y in positive if x == smallest)
             y0 = at[len(at) // 2]  # through the median backend at the smallest size

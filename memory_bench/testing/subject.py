@@ -116,7 +116,7 @@ class Subject:
                  base: Path | None = None) -> None:
         self.selection = selection
         self.label = selection.label
-        self.caps = selection.info.capabilities
+        self.caps = selection.capabilities  # those its options grant included
         self.run_id = "check" + secrets.token_hex(3)
         self.prefix = f"bench-{self.run_id}-"
         self._own_base = base is None

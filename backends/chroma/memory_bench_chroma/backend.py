@@ -28,10 +28,12 @@ _PAGE = 1000
 class ChromaMemory:
     """A RAG memory on chromadb: upsert with metadata, query by cosine distance."""
 
-    def __init__(self, embedder: Embedder, client: Any, collection: Any) -> None:
+    def __init__(self, embedder: Embedder, client: Any, collection: Any, *,
+                 drop_on_close: bool = False) -> None:
         self.embedder = embedder
         self.client = client
         self.collection = collection
+        self._drop = drop_on_close  # an in-memory collection: nothing else will read it
         self._max_batch = int(client.get_max_batch_size())
 
     def write(self, items: Sequence[Item]) -> list[WriteResult]:
@@ -125,6 +127,8 @@ class ChromaMemory:
 
     def close(self) -> None:
         try:
+            if self._drop:
+                self.client.delete_collection(self.collection.name)
             close = getattr(self.client, "close", None)
             if close is not None:
                 close()

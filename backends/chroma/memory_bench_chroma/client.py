@@ -1,4 +1,5 @@
-"""Opening chromadb: embedded ``PersistentClient`` in a directory, or a server.
+"""Opening chromadb: ``EphemeralClient`` in memory, ``PersistentClient`` in a directory,
+or a server.
 
 Telemetry is switched off in the settings and in the environment before
 chromadb is imported, and no collection ever gets chroma's default embedding
@@ -31,11 +32,16 @@ def _settings() -> Any:
     return Settings(anonymized_telemetry=False, allow_reset=False)
 
 
-def open_client(*, path: Path | None = None, host: str | None = None, port: int = 8000) -> Any:
-    """A chromadb client: HTTP to ``host:port`` when host is given, else embedded at ``path``."""
+def open_client(*, path: Path | None = None, host: str | None = None, port: int = 8000,
+                memory: bool = False) -> Any:
+    """A chromadb client: in memory (``memory``; every ephemeral client of a process shares
+    one store, so the caller names its collection uniquely), HTTP to ``host:port`` when
+    host is given, else embedded at ``path``."""
     settings = _settings()
     import chromadb
 
+    if memory:
+        return chromadb.EphemeralClient(settings=settings)
     if host:
         return chromadb.HttpClient(host=host, port=port, settings=settings)
     if path is None:

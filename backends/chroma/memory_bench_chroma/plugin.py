@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 import shutil
 from pathlib import Path
 from typing import Any
@@ -38,12 +39,24 @@ def _store_path(value: str) -> str | None:
             "directory")
 
 
+# a store that outlives the pair (a directory, a server) is the persistent mode's
+_PERSISTENT = {"mode": "persistent"}
+
+
 def _options() -> list[Option]:
     return [
         *embedding_options(),
+        Option("mode", str, "memory",
+               "memory = chromadb's EphemeralClient, nothing on disk: the store's own cost; "
+               "persistent = its PersistentClient (in the pair's workdir or path=) or a "
+               "server (host=), a store that reopens",
+               choices=("memory", "persistent"),
+               grants={"persistent": (Capability.PERSISTENT.value,)}),
         Option("path", str, None, "embedded store directory (default: the pair's own workdir)",
-               check=_store_path),
-        Option("host", str, None, "server mode: chroma server host (e.g. 127.0.0.1)"),
+               check=_store_path,
+               requires=_PERSISTENT),
+        Option("host", str, None, "server mode: chroma server host (e.g. 127.0.0.1)",
+               requires=_PERSISTENT),
         Option("port", int, 8000, "server mode: chroma server port", minimum=1, maximum=65535),
         Option("collection", str, "memory-bench", "collection name"),
         Option("ef_construction", int, 200, "HNSW build beam width (chroma default 100)",
@@ -62,16 +75,19 @@ def _factory(options: dict[str, Any], ctx: BackendContext) -> Any:
     from memory_bench_chroma.backend import ChromaMemory
     from memory_bench_chroma.client import open_client
 
+    memory = options["mode"] == "memory"  # path= and host= need mode=persistent
+    # one store per process in memory: a collection of this backend's own, dropped on close
+    name = f"{options['collection']}-{secrets.token_hex(6)}" if memory else options["collection"]
     path = Path(options["path"]).expanduser() if options["path"] else ctx.workdir / "chroma"
     if getattr(ctx, "read_only", False) and options["path"] and path.is_dir():
         # The harness only counts (its store check before a run, which may refuse the
         # run): chroma writes its files on open and close, so it counts on a copy in
         # the check's scratch workdir and the user's directory is only read.
         path = Path(shutil.copytree(path, ctx.workdir / "chroma-read-only", symlinks=True))
-    client = open_client(path=path, host=options["host"], port=options["port"])
+    client = open_client(path=path, host=options["host"], port=options["port"], memory=memory)
     try:
         collection = client.get_or_create_collection(
-            options["collection"],
+            name,
             embedding_function=None,  # never chroma's default: it downloads a model
             configuration={
                 "hnsw": {
@@ -86,7 +102,7 @@ def _factory(options: dict[str, Any], ctx: BackendContext) -> Any:
     except BaseException:
         client.close()
         raise
-    return ChromaMemory(embedder, client, collection)
+    return ChromaMemory(embedder, client, collection, drop_on_close=memory)
 
 
 def _own_store(options: dict[str, Any]) -> bool:
@@ -119,10 +135,12 @@ def memory_bench_register_backends(registry: Any) -> None:
         manifest=backend_manifest,
         vectors=shared_vectors,
         libraries=(*LIBRARIES, "chromadb"),
-        description="RAG baseline on chromadb: embedded PersistentClient in the run's directory "
-        "(or a chroma server), cosine HNSW, vectors from the shared frozen embedder",
+        description="RAG baseline on chromadb: EphemeralClient in memory (mode=persistent: "
+        "embedded PersistentClient in the run's directory, or a chroma server), cosine HNSW, "
+        "vectors from the shared frozen embedder",
         version=__version__,
-        capabilities=[Capability.PROVENANCE, Capability.PERSISTENT, Capability.FORGET],
+        # persistent with mode=persistent (the option grants it): in memory nothing reopens
+        capabilities=[Capability.PROVENANCE, Capability.FORGET],
         options=_options(),
         notes=[
             "frozen embedder (all-MiniLM-L6-v2 by default) + chromadb: no learning, no gate, "

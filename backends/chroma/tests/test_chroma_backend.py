@@ -53,7 +53,7 @@ def test_listing_plugins_imports_neither_chromadb_nor_torch() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     got = json.loads(out.stdout)
-    assert got == {"caps": ["forget", "persistent", "provenance"], "heavy": []}
+    assert got == {"caps": ["forget", "provenance"], "heavy": []}
 
 
 @pytest.mark.slow
@@ -99,12 +99,12 @@ def test_writing_an_id_again_replaces_it(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_the_embedded_store_outlives_the_backend(tmp_path: Path) -> None:
     store = tmp_path / "store"
-    b = _make(tmp_path, f"chroma:path={store}")
+    b = _make(tmp_path, f"chroma:mode=persistent,path={store}")
     try:
         b.write(_items("bench-p-e1", FACTS))
     finally:
         b.close()
-    again = _make(tmp_path, f"chroma:path={store}")
+    again = _make(tmp_path, f"chroma:mode=persistent,path={store}")
     try:
         assert again.count("bench-p-") == 5
         assert again.query("Where was Ivo Brandt born?", 1)[0].id == "bench-p-e1-0001"
@@ -169,7 +169,7 @@ def test_the_store_check_before_a_run_never_writes_a_users_store(tmp_path: Path)
 
     home = tmp_path / "home"
     store = home / "store"
-    b = _make(tmp_path, f"chroma:path={store}")
+    b = _make(tmp_path, f"chroma:mode=persistent,path={store}")
     try:
         b.write(_items("bench-earlier-s0-e1", FACTS[:3]))
     finally:
@@ -182,7 +182,7 @@ def test_the_store_check_before_a_run_never_writes_a_users_store(tmp_path: Path)
                 for p in sorted(home.rglob("*"))}
 
     before = snapshot()
-    (sel,) = select_backends(load_plugins().registry, [f"chroma:path={store}"])
+    (sel,) = select_backends(load_plugins().registry, [f"chroma:mode=persistent,path={store}"])
     info = _inspect(sel, "now", tmp_path / "cache", clean_stale=False, root=tmp_path)
     assert info == {"found": 3, "own": 0, "stale": 3, "left": 3}
     assert snapshot() == before
@@ -204,5 +204,5 @@ def test_a_directory_that_is_not_a_chroma_store_is_refused_before_the_run(
     for name, data in files.items():
         (theirs / name).write_bytes(data)
     with pytest.raises(OptionError, match=message):
-        select_backends(load_plugins().registry, [f"chroma:path={theirs}"])
+        select_backends(load_plugins().registry, [f"chroma:mode=persistent,path={theirs}"])
     assert sorted(p.name for p in theirs.iterdir()) == sorted(files)

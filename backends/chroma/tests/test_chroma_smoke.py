@@ -38,10 +38,12 @@ def _run(tmp_path: Path, spec: str) -> Result:
     return execute(cfg)
 
 
-def _check(result: Result) -> None:
+def _check(result: Result, *, persistent: bool = False) -> None:
     assert result.status == "complete"
     (b,) = result.backends
-    assert b.capabilities == ["forget", "persistent", "provenance"]
+    # mode=persistent (a server's store outlives the pair) grants persistent
+    assert b.capabilities == (["forget", "persistent", "provenance"] if persistent
+                              else ["forget", "provenance"])
     for run in b.runs:
         assert run.status == "ok", run.error
         assert run.cleanup.ok and run.cleanup.left == 0
@@ -110,8 +112,9 @@ def chroma_server(tmp_path: Path) -> Iterator[tuple[str, int]]:
 @pytest.mark.server
 def test_smoke_scenario_against_a_chroma_server(tmp_path: Path, chroma_server) -> None:
     host, port = chroma_server
-    result = _run(tmp_path, f"chroma:host={host},port={port},collection=mb-server-test")
-    _check(result)
+    result = _run(tmp_path, f"chroma:mode=persistent,host={host},port={port},"
+                           "collection=mb-server-test")
+    _check(result, persistent=True)
     # The server still runs and holds the collection, empty of this run's items.
     import chromadb
     from chromadb.config import Settings

@@ -35,7 +35,7 @@ import numpy as np
 
 from memory_bench_embed.cache import EmbeddingCache
 from memory_bench_embed.model import DEFAULT_MODEL, cache_key
-from memory_bench_embed.runtime import Runtime, open_runtime
+from memory_bench_embed.runtime import Runtime, open_runtime, resolve_runtime
 from memory_bench_embed.table import VectorTable
 
 __all__ = ["Embedder", "get_embedder"]
@@ -64,6 +64,7 @@ class Embedder:
         runtime: str = DEFAULT_RUNTIME,
         table: VectorTable | None = None,
     ) -> None:
+        runtime = resolve_runtime(runtime)  # auto: as this machine runs it
         self.rt: Runtime = open_runtime(runtime, model, threads)
         self.name = model
         self.runtime = runtime

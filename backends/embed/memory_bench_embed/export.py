@@ -28,7 +28,8 @@ from pathlib import Path
 __all__ = ["EXPORT_RECIPE", "RUNTIMES", "ExportError", "exported_model", "file_sha256",
            "models_dir", "transformer_dir"]
 
-RUNTIMES = ("torch", "onnx", "onnx-int8")
+# cuda: torch on the GPU; auto: cuda where torch sees a GPU, else the default (runtime.py)
+RUNTIMES = ("torch", "onnx", "onnx-int8", "cuda", "auto")
 OPSET = 17
 # Bumped when the export or quantisation recipe changes, so an old file is not reused.
 EXPORT_RECIPE = "r2"

@@ -11,7 +11,7 @@ from memory_bench import BackendContext, Option
 from memory_bench_embed.embedder import DEFAULT_RUNTIME, Embedder, get_embedder
 from memory_bench_embed.export import RUNTIMES
 from memory_bench_embed.model import DEFAULT_MODEL, PACKAGED_MODELS, model_manifest
-from memory_bench_embed.runtime import open_runtime
+from memory_bench_embed.runtime import open_runtime, resolve_runtime
 from memory_bench_embed.table import VectorTable
 
 __all__ = ["LIBRARIES", "backend_manifest", "embedder_from_options", "embedding_options",
@@ -67,7 +67,9 @@ def embedding_options() -> list[Option]:
         Option("runtime", str, DEFAULT_RUNTIME,
                "torch = sentence-transformers; onnx = the same encoder exported to ONNX "
                "(vectors equal to float32 noise, ~2x faster); onnx-int8 = int8 weights "
-               "(~2.5x faster again, cosine ~0.99 to torch: its own cache rows and label)",
+               "(~2.5x faster again, cosine ~0.99 to torch: its own cache rows and label); "
+               "cuda = torch on the GPU (float32); auto = cuda where torch sees a GPU, "
+               "else onnx",
                choices=RUNTIMES),
         Option("threads", int, 1, "intra-op threads while encoding (0 = the runtime's default)",
                minimum=0, maximum=64),
@@ -76,7 +78,8 @@ def embedding_options() -> list[Option]:
 
 
 def _runtime(options: Mapping[str, Any]) -> str:
-    return options.get("runtime") or DEFAULT_RUNTIME
+    """The runtime the options name, ``auto`` resolved on this machine."""
+    return resolve_runtime(options.get("runtime") or DEFAULT_RUNTIME)
 
 
 def _threads(options: Mapping[str, Any]) -> int | None:
@@ -93,6 +96,9 @@ def preload(options: Mapping[str, Any], *modules: str) -> None:
     """
     for name in modules:
         importlib.import_module(name)
+    if _runtime(options) == "cuda":  # a CUDA context does not survive the fork
+        importlib.import_module("sentence_transformers")
+        return
     rt = open_runtime(_runtime(options), options.get("model") or DEFAULT_MODEL,
                       _threads(options))
     prepare = getattr(rt, "prepare", None)
@@ -133,8 +139,8 @@ def backend_manifest(options: Mapping[str, Any]) -> dict[str, Any]:
     model = options.get("model") or DEFAULT_MODEL
     out: dict[str, Any] = {"embedding_model": model_manifest(model)}
     name = _runtime(options)
-    if name == "torch":
-        out["embedding_runtime"] = {"runtime": "torch", "threads": _threads(options)}
+    if name in ("torch", "cuda"):  # nothing loaded here (for cuda: before a fork)
+        out["embedding_runtime"] = {"runtime": name, "threads": _threads(options)}
     else:
         out["embedding_runtime"] = open_runtime(name, model, _threads(options)).manifest()
     return out

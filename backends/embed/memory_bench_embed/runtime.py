@@ -13,6 +13,11 @@ encoder's last hidden state, mean-pooled over the attention mask, L2-normalised.
 - ``onnx-int8``: the exported encoder with dynamically quantised int8 weights:
   about 2.5x faster per question, vectors close to but not equal to torch's
   (cosine about 0.99), so its cache rows are its own and its rows are labelled.
+- ``cuda``: sentence-transformers on torch's first GPU, in float32 (torch does not
+  use TF32 for float32 matmuls by default), so its vectors are torch's to float32
+  noise; the model loads in the process that encodes, never before a fork (a CUDA
+  context does not survive one). ``auto`` is ``cuda`` where torch sees a GPU and
+  the CPU default otherwise (:func:`resolve_runtime`).
 
 A runtime encodes one bucket of texts of equal token length at a time (the
 embedder makes the buckets), so no padding ever enters a vector.
@@ -31,7 +36,29 @@ import numpy as np
 
 from memory_bench_embed.export import OPSET, exported_model, file_sha256, transformer_dir
 
-__all__ = ["OnnxRuntime", "Runtime", "TorchRuntime", "open_runtime"]
+__all__ = ["OnnxRuntime", "Runtime", "TorchRuntime", "cuda_available", "open_runtime",
+           "resolve_runtime"]
+
+CPU_DEFAULT = "onnx"  # what auto falls back to (embedder.DEFAULT_RUNTIME)
+
+
+def cuda_available() -> bool:
+    """Does torch see a CUDA device? False where torch is not installed (a CPU-only
+    machine need not have it). Does not create a CUDA context, so forking stays safe."""
+    import importlib.util
+
+    if importlib.util.find_spec("torch") is None:
+        return False
+    import torch
+
+    return bool(torch.cuda.is_available())
+
+
+def resolve_runtime(name: str) -> str:
+    """``auto`` as this machine runs it: ``cuda`` with a GPU, else the CPU default."""
+    if name != "auto":
+        return name
+    return "cuda" if cuda_available() else CPU_DEFAULT
 
 
 class Runtime(Protocol):
@@ -51,12 +78,14 @@ class Runtime(Protocol):
 
 
 class TorchRuntime:
-    """sentence-transformers on torch, ``threads`` intra-op threads while encoding."""
+    """sentence-transformers on torch, ``threads`` intra-op threads while encoding;
+    on the GPU (``cuda``) when the model was loaded there."""
 
     name = "torch"
     numerics = "fp32"
 
-    def __init__(self, loaded: Any, threads: int | None) -> None:
+    def __init__(self, loaded: Any, threads: int | None, name: str = "torch") -> None:
+        self.name = name
         self._m = loaded
         self.threads = threads
         self.model_path, self.weights_sha256 = loaded.path, loaded.weights_sha256
@@ -78,7 +107,7 @@ class TorchRuntime:
         return np.asarray(vecs, dtype=np.float32).reshape(len(texts), self._m.dim)
 
     def manifest(self) -> dict[str, Any]:
-        return {"runtime": "torch", "threads": self.threads}
+        return {"runtime": self.name, "threads": self.threads}
 
 
 def _check_pipeline(model_dir: Path) -> tuple[int, int]:
@@ -234,10 +263,17 @@ def open_runtime(name: str, model: str, threads: int | None) -> Runtime:
 def _open(name: str, model: str, threads: int | None) -> Runtime:
     from memory_bench_embed.model import _weights_sha256, load_model, resolve_model
 
+    name = resolve_runtime(name)
     if name == "torch":
         return TorchRuntime(load_model(model, "cpu"), threads)
+    if name == "cuda":
+        if not cuda_available():
+            raise ValueError("runtime cuda: torch sees no CUDA device (torch.cuda."
+                             "is_available() is false); runtime=auto falls back to the CPU")
+        return TorchRuntime(load_model(model, "cuda"), threads, name="cuda")
     if name not in ("onnx", "onnx-int8"):
-        raise ValueError(f"unknown runtime {name!r} (known: torch, onnx, onnx-int8)")
+        raise ValueError(f"unknown runtime {name!r} (known: torch, onnx, onnx-int8, cuda, "
+                         "auto)")
     resolved = resolve_model(model)
     if not isinstance(resolved, Path):
         raise ValueError(f"runtime {name} needs a model directory; {model!r} is not one "

@@ -19,7 +19,8 @@ __all__ = ["IdMap"]
 class IdMap:
     """``item_id -> memory_id``; prefix lookups compare the id's leading characters."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path | str) -> None:
+        """``path``: the table's file, or ``":memory:"`` (a store that does not reopen)."""
         self._db = sqlite3.connect(str(path))
         # This table is the adapter's bookkeeping, not mem0's work: WAL with NORMAL sync
         # keeps its commits from adding an fsync to every timed write.

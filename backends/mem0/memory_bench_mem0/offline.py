@@ -71,10 +71,11 @@ def memory_config(options: dict[str, Any], model_dir: str | None, store: Path, d
     """mem0's configuration dict for store-only mode in ``store`` (no embedder entry when
     ``model_dir`` is None: the shared embedder is put in by :func:`open_memory`)."""
     collection = options["collection"]
+    memory = options.get("mode") == "memory"  # absent: mem0 as shipped
     if options["store"] == "qdrant":
         vector_store = {"provider": "qdrant", "config": {
             "collection_name": collection, "embedding_model_dims": dim,
-            "path": str(store / "qdrant"), "on_disk": True}}
+            "path": ":memory:" if memory else str(store / "qdrant"), "on_disk": not memory}}
     else:
         vector_store = {"provider": "faiss", "config": {
             "collection_name": collection, "embedding_model_dims": dim,
@@ -83,7 +84,7 @@ def memory_config(options: dict[str, Any], model_dir: str | None, store: Path, d
         "vector_store": vector_store,
         # Built eagerly by mem0, never called with infer=False: a dummy key, no network.
         "llm": {"provider": "openai", "config": {"api_key": "memory-bench-offline-never-called"}},
-        "history_db_path": str(store / "history.db"),
+        "history_db_path": ":memory:" if memory else str(store / "history.db"),
     }
     if model_dir is not None:
         config["embedder"] = {"provider": "huggingface",
@@ -125,4 +126,8 @@ def open_memory(options: dict[str, Any], store: Path, home: Path, *, dim: int,
         from memory_bench_mem0.keyword import KeywordFAISS
 
         memory.vector_store = KeywordFAISS(**memory.config.vector_store.config.model_dump())
+    if options.get("mode") == "memory" and options["store"] == "faiss":
+        # mem0's FAISS store writes its index and docstore after every change unless it
+        # has no path: in memory, the store keeps them in the process only
+        memory.vector_store.path = None
     return memory

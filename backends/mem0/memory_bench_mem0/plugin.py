@@ -52,8 +52,15 @@ def _options() -> list[Option]:
         Option("store", str, "faiss", "mem0's vector store: faiss (mem0's FAISS store, cosine) "
                "or qdrant (mem0's Qdrant store, local mode; scoring=store only: its BM25 needs "
                "a hub model)", choices=("faiss", "qdrant")),
-        Option("path", str, None, "store directory (default: the pair's own workdir)",
-               check=_store_path),
+        Option("mode", str, "memory",
+               "memory = no store file rewritten per add: mem0's history in an in-memory "
+               "SQLite database, its FAISS index and docstore (or local Qdrant) kept in "
+               "memory, the id table too; persistent = mem0 as shipped, every add written to "
+               "disk (in the pair's workdir or path=), a store that reopens",
+               choices=("memory", "persistent"),
+               grants={"persistent": (Capability.PERSISTENT.value,)}),
+        Option("path", str, None, "persistent store directory (default: the pair's own "
+               "workdir)", check=_store_path, requires={"mode": "persistent"}),
         Option("user_id", str, "memory-bench", "mem0 user id every memory is scoped to"),
         Option("collection", str, "memory-bench", "mem0 collection name"),
         Option("threshold", float, 0.1, "search threshold on the semantic score (mem0's "
@@ -80,6 +87,7 @@ def _factory(options: dict[str, Any], ctx: BackendContext) -> Any:
 
     store = Path(options["path"]).expanduser() if options["path"] else ctx.workdir / "mem0"
     home = ctx.workdir / "mem0-home"
+    ids = ":memory:" if options["mode"] == "memory" else str(store / IDS_FILE)
     if options["embedder"] == "mem0":
         model_dir, dim = _model_dir(options["model"])
         memory = open_memory(options, store, home, dim=dim, model_dir=model_dir)
@@ -90,7 +98,7 @@ def _factory(options: dict[str, Any], ctx: BackendContext) -> Any:
         embedder = embedder_from_options(options, ctx)
         memory = open_memory(options, store, home, dim=embedder.dim, embedder=embedder)
         threads = None  # the shared embedder keeps its own thread setting
-    return Mem0Memory(memory, IdMap(store / IDS_FILE),
+    return Mem0Memory(memory, IdMap(ids),
                       user_id=options["user_id"], threshold=options["threshold"],
                       threads=threads, own_store=not options["path"], embedder=embedder)
 
@@ -174,7 +182,8 @@ def memory_bench_register_backends(registry: Any) -> None:
         "(add with infer=False), searched with mem0's hybrid scoring (semantic + BM25 + "
         "entities; scoring=store: the cosine alone), offline, faiss store by default",
         version=__version__,
-        capabilities=[Capability.PROVENANCE, Capability.PERSISTENT, Capability.FORGET],
+        # persistent with mode=persistent (the option grants it): in memory nothing reopens
+        capabilities=[Capability.PROVENANCE, Capability.FORGET],
         options=_options(),
         notes=[
             "mem0 store-only mode: Memory.add(text, infer=False) stores each text as one "
@@ -192,8 +201,10 @@ def memory_bench_register_backends(registry: Any) -> None:
             "embedder class (same model, runtime and cache as every embedding row; no torch); "
             "embedder=mem0: mem0's own huggingface embedder (SentenceTransformer.encode, one "
             "text per call, no cache) on the same packaged MiniLM directory",
-            "ingest includes mem0's per-add cost: its FAISS store rewrites its index and JSON "
-            "docstore to disk on every insert, and a history row is written to SQLite",
+            "mode=memory (the default): mem0's FAISS store keeps its index and docstore in "
+            "memory (mem0 rewrites both to disk on every insert as shipped) and its history "
+            "is an in-memory SQLite database; mode=persistent: mem0 as shipped, whose ingest "
+            "includes those writes",
             "provenance: the source from mem0's metadata, the timestamp from mem0's created_at "
             "(set to the item's timestamp; mem0 keeps a created_at it is given)",
             "remove/count by id prefix through an item-id -> mem0-id table in the store "

@@ -36,7 +36,7 @@ def test_listing_plugins_imports_neither_mem0_nor_torch() -> None:
         """)
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     got = json.loads(out.stdout)
-    assert got["caps"] == ["forget", "persistent", "provenance"] and got["heavy"] == []
+    assert got["caps"] == ["forget", "provenance"] and got["heavy"] == []
     assert got["libraries"][0] == "mem0ai"
 
 
@@ -173,7 +173,7 @@ def _make_threshold(tmp_path: Path, b):
 @pytest.mark.slow
 def test_writing_an_id_again_replaces_it_and_the_store_reopens(tmp_path: Path) -> None:
     store = tmp_path / "store"
-    b = _make(tmp_path, f"mem0:path={store}")
+    b = _make(tmp_path, f"mem0:mode=persistent,path={store}")
     try:
         b.write(items("bench-x-e1", FACTS))
         b.write([Item("bench-x-e1-0000", "Mara Olsen works for Copperline Freight.",
@@ -183,7 +183,7 @@ def test_writing_an_id_again_replaces_it_and_the_store_reopens(tmp_path: Path) -
         assert hit.id == "bench-x-e1-0000" and hit.source == "bench-x-e2"
     finally:
         b.close()
-    again = _make(tmp_path, f"mem0:path={store}")
+    again = _make(tmp_path, f"mem0:mode=persistent,path={store}")
     try:
         assert again.count("bench-x-") == 5
         assert again.query("Where was Ivo Brandt born?", 1)[0].id == "bench-x-e1-0001"
@@ -225,10 +225,11 @@ def test_bad_options_are_refused_before_any_pair(tmp_path: Path) -> None:
     (tmp_path / "history.db").write_text("the user's, not mem0's")
     registry = load_plugins().registry
     with pytest.raises(OptionError, match="holds files but no mem0 store of memory-bench's"):
-        select_backends(registry, [f"mem0:path={tmp_path}"])
+        select_backends(registry, [f"mem0:mode=persistent,path={tmp_path}"])
     with pytest.raises(OptionError, match="option model: 'nope' is neither a model directory"):
         select_backends(registry, ["mem0:model=nope"])
-    select_backends(registry, [f"mem0:path={tmp_path / 'new'}"])  # a new directory is fine
+    # a new directory is fine
+    select_backends(registry, [f"mem0:mode=persistent,path={tmp_path / 'new'}"])
 
 
 def test_the_id_table_keeps_sources_and_an_older_table_gains_the_column(tmp_path) -> None:

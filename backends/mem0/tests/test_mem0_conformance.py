@@ -12,4 +12,5 @@ pytestmark = pytest.mark.slow  # the real model
 test_conformance = conformance_tests(
     "mem0",
     "mem0:store=qdrant,scoring=store",
+    "mem0:mode=persistent",  # mem0 as shipped: a store that reopens
 )

@@ -56,12 +56,23 @@ def _store_path(value: str) -> str | None:
     return "holds files but no Qdrant local store (no meta.json): give a new or empty directory"
 
 
+# a store that outlives the pair (a directory, a server) is the persistent mode's
+_PERSISTENT = {"mode": "persistent"}
+
+
 def _options() -> list[Option]:
     return [
         *embedding_options(),
-        Option("path", str, None, "local mode: store directory (default: the pair's own workdir)",
-               check=_store_path),
-        Option("url", str, None, "server mode: a Qdrant server's URL (e.g. http://127.0.0.1:6333)"),
+        Option("mode", str, "memory",
+               "memory = qdrant-client's in-memory local mode (location=':memory:'), nothing "
+               "on disk: the store's own cost; persistent = its on-disk local mode (in the "
+               "pair's workdir or path=) or a server (url=), a store that reopens",
+               choices=("memory", "persistent"),
+               grants={"persistent": (Capability.PERSISTENT.value,)}),
+        Option("path", str, None, "persistent local mode: store directory (default: the "
+               "pair's own workdir)", check=_store_path, requires=_PERSISTENT),
+        Option("url", str, None, "server mode: a Qdrant server's URL (e.g. "
+               "http://127.0.0.1:6333)", requires=_PERSISTENT),
         Option("collection", str, "memory-bench", "collection name"),
         Option("hnsw_m", int, 32, "server mode: HNSW neighbours per node (Qdrant default 16)",
                minimum=4, maximum=256),
@@ -75,6 +86,8 @@ def _options() -> list[Option]:
 def _open_client(options: dict[str, Any], ctx: BackendContext) -> Any:
     from qdrant_client import QdrantClient
 
+    if options["mode"] == "memory":  # path= and url= need mode=persistent (checked before)
+        return QdrantClient(location=":memory:")
     if options["url"]:
         return QdrantClient(url=options["url"])
     path = Path(options["path"]).expanduser() if options["path"] else ctx.workdir / "qdrant"
@@ -119,7 +132,8 @@ def _factory(options: dict[str, Any], ctx: BackendContext) -> Any:
 
 
 def _own_store(options: dict[str, Any]) -> bool:
-    """Each pair's local store in its workdir, unless a directory or server is named."""
+    """Each pair's own store (in memory, or on disk in its workdir), unless a directory
+    or server is named."""
     return not options.get("path") and not options.get("url")
 
 
@@ -151,14 +165,17 @@ def memory_bench_register_backends(registry: Any) -> None:
         description=f"RAG baseline on Qdrant ({_installed('qdrant-client')}): local mode in the "
         "run's directory (or a Qdrant server), cosine, vectors from the shared frozen embedder",
         version=__version__,
-        capabilities=[Capability.PROVENANCE, Capability.PERSISTENT, Capability.FORGET],
+        # persistent with mode=persistent (the option grants it): in memory nothing reopens
+        capabilities=[Capability.PROVENANCE, Capability.FORGET],
         options=_options(),
         notes=[
             "frozen embedder (all-MiniLM-L6-v2 by default) + Qdrant: no learning, no gate, "
             "no strength, no consolidation",
-            "local mode (the default) is qdrant-client's own embedded store: exact cosine over "
-            "every point, no HNSW; a server (url=) searches HNSW with m 32 / ef_construct 200 / "
-            "ef 128",
+            "mode=memory (the default): qdrant-client's in-memory local mode, nothing written "
+            "to disk; mode=persistent: its on-disk local mode (every upsert waits for its "
+            "write) or a server (url=). Local mode either way is qdrant-client's own embedded "
+            "store: exact cosine over every point, no HNSW; a server (url=) searches HNSW "
+            "with m 32 / ef_construct 200 / ef 128",
             "provenance from the point payload: the source and timestamp written with each item",
             "query latency includes encoding the question with the frozen model "
             "(query vectors are not cached unless cache_queries=true)",

@@ -32,7 +32,7 @@ def test_listing_plugins_imports_neither_qdrant_client_nor_torch() -> None:
         """)
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     got = json.loads(out.stdout)
-    assert got["caps"] == ["forget", "persistent", "provenance"] and got["heavy"] == []
+    assert got["caps"] == ["forget", "provenance"] and got["heavy"] == []
     assert "qdrant-client" in got["libraries"] and "torch" in got["libraries"]
 
 
@@ -82,12 +82,12 @@ def test_writing_an_id_again_replaces_it(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_the_local_store_outlives_the_backend(tmp_path: Path) -> None:
     store = tmp_path / "store"
-    b = _make(tmp_path, f"qdrant:path={store}")
+    b = _make(tmp_path, f"qdrant:mode=persistent,path={store}")
     try:
         b.write(items("bench-p-e1", FACTS))
     finally:
         b.close()  # releases qdrant's lock on the directory
-    again = _make(tmp_path, f"qdrant:path={store}")
+    again = _make(tmp_path, f"qdrant:mode=persistent,path={store}")
     try:
         assert again.count("bench-p-") == 5
         assert again.query("Where was Ivo Brandt born?", 1)[0].id == "bench-p-e1-0001"
@@ -117,5 +117,6 @@ def test_a_local_store_is_never_a_directory_of_the_users_files(tmp_path: Path) -
 
     (tmp_path / "notes.txt").write_text("mine")
     with pytest.raises(OptionError, match="holds files but no Qdrant local store"):
-        select_backends(load_plugins().registry, [f"qdrant:path={tmp_path}"])
-    select_backends(load_plugins().registry, [f"qdrant:path={tmp_path / 'new'}"])  # fine
+        select_backends(load_plugins().registry, [f"qdrant:mode=persistent,path={tmp_path}"])
+    select_backends(load_plugins().registry,
+                    [f"qdrant:mode=persistent,path={tmp_path / 'new'}"])  # fine

@@ -9,4 +9,4 @@ from memory_bench.testing import conformance_tests
 
 pytestmark = pytest.mark.slow  # the real model
 
-test_conformance = conformance_tests("qdrant")
+test_conformance = conformance_tests("qdrant", "qdrant:mode=persistent")

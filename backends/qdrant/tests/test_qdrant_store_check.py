@@ -1,4 +1,4 @@
-"""``qdrant:path=DIR`` at a directory whose meta.json is not a Qdrant local store's:
+"""``qdrant:mode=persistent,path=DIR`` at a directory whose meta.json is not a Qdrant local store's:
 refused before the run with one line, exit 2, the user's directory untouched."""
 
 from __future__ import annotations
@@ -39,7 +39,8 @@ def test_a_meta_json_of_another_kind_is_refused_before_anything_is_written(
     env.pop("MEMORY_BENCH_PLUGINS", None)
     out = subprocess.run(
         [str(Path(sys.executable).parent / "memory-bench"), "run", "--backend",
-         f"qdrant:path={store}", "--scenario", "smoke", "--seed", "0", "--quiet", "--save"],
+         f"qdrant:mode=persistent,path={store}", "--scenario", "smoke", "--seed", "0",
+         "--quiet", "--save"],
         cwd=work, capture_output=True, text=True, timeout=300, env=env)
     assert out.returncode == 2, out.stderr
     lines = out.stderr.strip().splitlines()
@@ -58,7 +59,7 @@ def test_a_meta_json_of_another_kind_is_refused_before_anything_is_written(
 def test_every_meta_json_qdrant_could_not_open_is_refused(tmp_path: Path, meta: str) -> None:
     (tmp_path / "meta.json").write_text(meta)
     with pytest.raises(OptionError, match=r"meta\.json"):
-        select_backends(load_plugins().registry, [f"qdrant:path={tmp_path}"])
+        select_backends(load_plugins().registry, [f"qdrant:mode=persistent,path={tmp_path}"])
 
 
 def test_a_store_qdrant_client_wrote_is_accepted(tmp_path: Path) -> None:
@@ -68,5 +69,5 @@ def test_a_store_qdrant_client_wrote_is_accepted(tmp_path: Path) -> None:
     client.create_collection("memory-bench", vectors_config=models.VectorParams(
         size=4, distance=models.Distance.COSINE))
     client.close()
-    (sel,) = select_backends(load_plugins().registry, [f"qdrant:path={tmp_path}"])
+    (sel,) = select_backends(load_plugins().registry, [f"qdrant:mode=persistent,path={tmp_path}"])
     assert sel.options["path"] == str(tmp_path)

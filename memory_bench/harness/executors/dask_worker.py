@@ -145,7 +145,7 @@ def recover_pair(spec_dict: Mapping[str, Any], keep_work: bool = False,
     dirs = list(only) if only is not None else sorted(run_root(spec.run_id).glob(
         _pair_glob(spec)))
     try:
-        if not dirs and sel.info.has(Capability.PERSISTENT):
+        if not dirs and Capability.PERSISTENT in sel.capabilities:
             # a store the user named (path, server) is reopened anywhere
             dirs, keep_work = [Path(tempfile.mkdtemp(prefix="memory-bench-recover-"))], False
         return recover_store(sel, spec, dirs, died_with="worker").to_dict()

@@ -4,7 +4,6 @@ pair in a forked child with a timeout, ``isolation.py``)."""
 from __future__ import annotations
 
 import functools
-import os
 import shutil
 import tempfile
 from collections.abc import Callable, Sequence
@@ -23,6 +22,7 @@ from memory_bench.harness.executors.base import (
     preload_here,
     thread_limit,
 )
+from memory_bench.harness.executors.cost import available_cores, longest_first
 from memory_bench.harness.executors.recovery import lost_cleanup, recover_store
 from memory_bench.harness.isolation import Forked, Outcome
 from memory_bench.harness.pair import PairSpec, run_pair
@@ -105,7 +105,7 @@ class ProcessExecutor(LocalExecutor):
             raise ExecutorError("--workers must be at least 1")
         self.timeout = timeout
         self.workers = workers
-        self.pair_threads = (max(1, (os.cpu_count() or 1) // workers) if workers > 1
+        self.pair_threads = (max(1, available_cores() // workers) if workers > 1
                              else None)
         self._shown: Job | None = None
 
@@ -116,7 +116,8 @@ class ProcessExecutor(LocalExecutor):
             out.update(workers=self.workers, pair_threads=self.pair_threads,
                        persistent_pairs="one at a time per backend when its pairs share a "
                        "store; in parallel when each pair's store is its own workdir",
-                       pairs_in_flight=f"at most {self.workers}")
+                       pairs_in_flight=f"at most {self.workers}",
+                       order="longest rows first (harness/executors/cost.py)")
         return out
 
     def call(self, fn: Callable[[], Any], timeout: float | None) -> dict[str, Any]:
@@ -138,7 +139,7 @@ class ProcessExecutor(LocalExecutor):
         if self.workers == 1:
             super().run(jobs, done)
             return
-        waiting, flights, busy = list(jobs), [], set()
+        waiting, flights, busy = longest_first(jobs), [], set()
         try:
             while waiting or flights:
                 for job in list(waiting):

@@ -45,7 +45,7 @@ def reopen_and_clean(sel: BackendSelection, workdir: Path, spec: PairSpec) -> Cl
 def recover_store(sel: BackendSelection, spec: PairSpec, workdirs: Sequence[Path], *,
                   died_with: str = "process") -> Cleanup:
     """Clean up after a lost pair whose workdirs are ``workdirs`` (on this host)."""
-    if not sel.info.has(Capability.PERSISTENT):
+    if Capability.PERSISTENT not in sel.capabilities:  # mode=persistent may grant it
         return Cleanup(ok=True, prefix=spec.prefix,
                        by=f"harness: the store died with its {died_with}; workdir deleted")
     try:
