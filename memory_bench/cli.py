@@ -4,7 +4,8 @@ statuses. The commands themselves are in ``commands.py``; nothing here imports n
 Exit status: 0 success; 1 a run finished but some pairs failed (or left items
 behind in a store, or a run of every backend lacked a plugin that failed to
 load), or ``check`` found a broken promise, or it failed outside a pair, or an
-unexpected error (one line; ``MEMORY_BENCH_DEBUG=1`` shows the traceback); 2 bad
+unexpected error (one line; ``MEMORY_BENCH_DEBUG=1`` shows the traceback), or a
+plugin's native crash (one line naming it, the signal and the phase); 2 bad
 input (one line on stderr, nothing written), argparse's errors included; 130
 interrupted (the message says whether the result file holds finished pairs to
 ``--resume``).
@@ -218,7 +219,18 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, *, guard: bool | None = None) -> int:
+    """The command. ``guard`` (default: when ``argv`` is None, i.e. this process's own
+    command line) runs it in a watched child, so that a plugin's native crash is
+    named in one line instead of killing the command silently (``crashguard``)."""
+    if guard if guard is not None else argv is None:
+        from memory_bench.crashguard import guarded
+
+        return guarded(lambda: _command(argv))
+    return _command(argv)
+
+
+def _command(argv: Sequence[str] | None) -> int:
     from memory_bench.commands import COMMANDS, stdout_to_devnull
 
     args = _parser().parse_args(argv)
