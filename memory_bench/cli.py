@@ -82,9 +82,14 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--version", action="version", version=f"memory-bench {__version__}")
     sub = p.add_subparsers(dest="command", required=True)
 
-    b = sub.add_parser("backends", help="list installed backends and broken plugins")
+    b = sub.add_parser("backends", help="list installed backends (one line each: name, kind, "
+                       "capabilities) and broken plugins; with NAME, one backend in full")
+    b.add_argument("name", nargs="?", metavar="NAME", help="show this backend in full: its "
+                   "description, options, notes, plugin")
     b.add_argument("--json", action="store_true", help="machine-readable output")
-    sc = sub.add_parser("scenarios", help="list scenario generators and scenario files")
+    sc = sub.add_parser("scenarios", help="list scenario files and generators, one line "
+                        "each; with NAME, every parameter at the value it runs with")
+    sc.add_argument("name", nargs="?", metavar="NAME", help="a scenario (file) or generator")
     sc.add_argument("--json", action="store_true", help="machine-readable output")
 
     def run_options(sp: argparse.ArgumentParser) -> None:

@@ -59,24 +59,100 @@ def _request(args: argparse.Namespace) -> Any:
                       resume=getattr(args, "resume", None))
 
 
+def _caps(b: Any) -> str:
+    return ", ".join(sorted(c.value for c in b.capabilities)) or "none"
+
+
+def _backend_in_full(b: Any) -> list[str]:
+    """``backends NAME``: everything the registry knows about one backend, wrapped."""
+    import textwrap
+
+    def wrap(text: str, indent: str = "    ") -> list[str]:
+        return textwrap.wrap(text, 88, initial_indent=indent, subsequent_indent=indent)
+
+    lines = [f"{b.name} {b.version} ({b.kind}) from {b.plugin}", *wrap(b.description, "  "),
+             f"  capabilities: {_caps(b)}"]
+    if b.reads:
+        lines.append(f"  reads: {', '.join(b.reads)}")
+    for o in b.options:
+        lines.append(f"  option {o.name} ({o.type.__name__}, default {o.default!r})")
+        lines += wrap(o.help)
+    for note in b.notes:
+        lines += wrap(f"note: {note}", "  ")
+    if b.libraries:
+        lines.append(f"  libraries: {', '.join(b.libraries)}")
+    return lines
+
+
 def cmd_backends(args: argparse.Namespace) -> int:
     loaded = _plugins()
+    listed = loaded.registry.listed()  # systems, then baselines, then audit rows
+    if args.name is not None:
+        info = loaded.registry.get(args.name)
+        if info is None:
+            raise BadInput(f"unknown backend {args.name!r} (installed: "
+                           f"{', '.join(loaded.registry.names()) or 'none'})")
+        listed = [info]
     if args.json:
-        print(json.dumps({"backends": [b.to_dict() for b in loaded.registry.all()],
+        print(json.dumps({"backends": [b.to_dict() for b in listed],
                           "plugins": [{"name": n, "distribution": d} for n, d in loaded.plugins],
                           "broken": [b.to_dict() for b in loaded.broken]}, indent=2))
         return 0
-    for b in loaded.registry.all():
-        caps = ", ".join(sorted(c.value for c in b.capabilities)) or "none"
-        print(f"{b.name} {b.version} — {b.description}")
-        print(f"    capabilities: {caps}")
-        for o in b.options:
-            print(f"    option {o.name} ({o.type.__name__}, default {o.default!r}): {o.help}")
-    if not loaded.registry.names():
+    if args.name is not None:
+        print("\n".join(printable(line, limit=10_000) for line in _backend_in_full(listed[0])))
+        return 0
+    width = max((len(b.name) for b in listed), default=0)
+    for b in listed:
+        print(printable(f"{b.name:<{width}}  {b.kind:<8}  {_caps(b)}"))
+    if listed:
+        print("details: memory-bench backends NAME")
+    else:
         print("no backends installed")
     for broken in loaded.broken:
-        print(f"BROKEN {broken.describe()}")
+        print(printable(f"BROKEN {broken.describe()}"))
     return 0
+
+
+def _fit(text: str, width: int) -> str:
+    """``text`` on one line of at most ``width`` characters (cut with "…")."""
+    text = " ".join(str(text).split())
+    return text if len(text) <= width else text[: width - 1].rstrip() + "…"
+
+
+def _scenario_in_full(name: str, files: list[dict[str, Any]], generators: Any) -> list[str]:
+    """``scenarios NAME``: a scenario file's every parameter at the value it runs with
+    (what the file sets, else the generator's default), or a generator's defaults."""
+    import textwrap
+
+    entry = next((f for f in files if f["name"] == name), None)
+    gen_name = entry.get("generator") if entry else name
+    gen = generators.get(gen_name) if gen_name else None
+    if entry is None and gen is None:
+        known = sorted({f["name"] for f in files} | set(generators.names()))
+        raise BadInput(f"unknown scenario {name!r} (known: {', '.join(known)})")
+    if entry is not None and entry.get("error"):
+        return [f"scenario {name} ({entry['file']}): {entry['error']}"]
+    sets = entry.get("sets", {}) if entry else {}
+    lines = []
+    if entry is not None:
+        lines += [f"scenario {name} ({entry['file']}), generator {gen_name}",
+                  *textwrap.wrap(entry.get("description") or "", 88, initial_indent="  ",
+                                 subsequent_indent="  ")]
+    if gen is None:
+        return [*lines, f"  generator {gen_name} is not installed"]
+    lines += [f"generator {gen.name} {gen.version} from {gen.plugin}",
+              *textwrap.wrap(gen.description, 88, initial_indent="  ", subsequent_indent="  ")]
+    where = "set by the file" if entry is not None else ""
+    for o in gen.parameters:
+        value, mark = (sets[o.name], where) if o.name in sets else (o.default, "default")
+        lines.append(f"  {o.name} = {value!r}  ({mark})")
+        lines += textwrap.wrap(o.help, 88, initial_indent="      ", subsequent_indent="      ")
+    extra = sorted(set(sets) - {o.name for o in gen.parameters})
+    for key in extra:  # seeds and the like: the file's, not a generator parameter
+        lines.append(f"  {key} = {sets[key]!r}  ({where})")
+    lines += textwrap.wrap("metrics: " + ", ".join(m.name for m in gen.metrics), 88,
+                           initial_indent="  ", subsequent_indent="    ")
+    return lines
 
 
 def cmd_scenarios(args: argparse.Namespace) -> int:
@@ -89,17 +165,29 @@ def cmd_scenarios(args: argparse.Namespace) -> int:
                           "files": files, "broken": [b.to_dict() for b in loaded.broken]},
                          indent=2))
         return 0
-    for g in loaded.scenarios.all():
-        print(f"generator {g.name} {g.version} — {g.description}")
-        print(f"    plugin: {g.plugin}")
-        print(f"    metrics: {', '.join(m.name for m in g.metrics)}")
-        for o in g.parameters:
-            print(f"    parameter {o.name} ({o.type.__name__}, default {o.default!r}): {o.help}")
+    if args.name is not None:
+        lines = _scenario_in_full(args.name, files, loaded.scenarios)
+        print("\n".join(printable(line, limit=10_000) for line in lines))
+        return 0
+    # One line each: the scenarios one runs (--scenario NAME), then the generators.
+    width = max((len(f["name"]) for f in files), default=0)
+    gwidth = max((len(f.get("generator") or "") for f in files), default=0)
     for f in files:
-        what = f.get("error") or f"generator {f.get('generator')}: {f.get('description')}"
-        print(f"scenario {f['name']} ({f['file']}) — {what}")
+        if f.get("error"):
+            print(printable(f"{f['name']:<{width}}  ERROR {_fit(f['error'], 80)}"))
+            continue
+        gen = f.get("generator") or ""
+        print(printable(f"{f['name']:<{width}}  {gen:<{gwidth}}  "
+                        f"{_fit(f.get('description') or '', 96 - width - gwidth)}"))
+    gens = loaded.scenarios.all()
+    if gens:
+        print("generators:")
+        gw = max(len(g.name) for g in gens)
+        for g in gens:
+            print(printable(f"  {g.name:<{gw}}  {_fit(g.description, 94 - gw)}"))
+    print("details (every parameter at the value it runs with): memory-bench scenarios NAME")
     for broken in loaded.broken:
-        print(f"BROKEN {broken.describe()}")
+        print(printable(f"BROKEN {broken.describe()}"))
     return 0
 
 

@@ -36,7 +36,7 @@ def _missing_capabilities(page: str) -> list[str]:
 
 
 def _documented_add_parameters(page: str) -> set[str]:
-    m = re.search(r"`registry\.add\((name,[^`]*?)\)` takes", page, re.S)
+    m = re.search(r"`registry\.add\((name,[^`]*?)\)`\s+takes", page, re.S)
     assert m, "no `registry.add(...)` signature in the page"
     return {p.split("=")[0].strip() for p in m.group(1).replace("\n", " ").split(",")} - {"*"}
 

@@ -15,6 +15,7 @@ from memory_bench.contract.options import Option
 from memory_bench.errors import BadInput
 
 __all__ = [
+    "KINDS",
     "BackendFactory",
     "BackendInfo",
     "BackendManifest",
@@ -53,6 +54,9 @@ class PluginExit(RuntimeError):
 
 
 _REQUIRED = ("write", "query", "remove", "count", "close")
+# What a backend is, for listings (honest rows first): a memory system, a retrieval
+# baseline, or an exploit-audit row (a base plus a rule that reads the protocol).
+KINDS = ("system", "baseline", "audit")
 
 
 @dataclass(frozen=True)
@@ -76,6 +80,7 @@ class BackendInfo:
     libraries: tuple[str, ...] = ()
     # Item structure read whatever the options (beyond text, source, timestamp).
     reads: tuple[str, ...] = ()
+    kind: str = "system"  # one of KINDS
 
     def has(self, capability: Capability | str) -> bool:
         return Capability(capability) in self.capabilities
@@ -120,6 +125,7 @@ class BackendInfo:
     def to_dict(self) -> dict[str, Any]:
         return {
             "name": self.name,
+            "kind": self.kind,
             "description": self.description,
             "version": self.version,
             "capabilities": sorted(c.value for c in self.capabilities),
@@ -157,14 +163,18 @@ class BackendRegistry:
         own_store: BackendOwnStore | None = None,
         libraries: Sequence[str] = (),
         reads: Sequence[str] = (),
+        kind: str = "system",
     ) -> None:
         """Register one backend. Raises on a bad name or one already taken.
 
         ``reads`` names item structure the backend reads beyond text, source and
         timestamp (``tags``, ``region``, ``id``); an option whose values change that
         says so itself (``Option.reads``), as one that adds a capability does
-        (``Option.grants``)."""
+        (``Option.grants``). ``kind`` (:data:`KINDS`) places it in listings: a memory
+        ``system``, a retrieval ``baseline``, or an exploit ``audit`` row (listed last)."""
         check_name("backend", name, self._current_plugin)
+        if kind not in KINDS:
+            raise ValueError(f"backend {name}: kind {kind!r} is not one of {', '.join(KINDS)}")
         if not callable(factory):
             raise TypeError(f"backend {name}: factory is not callable")
         for what, fn in (("preload", preload), ("manifest", manifest), ("vectors", vectors),
@@ -202,6 +212,7 @@ class BackendRegistry:
             own_store=own_store,
             libraries=tuple(libraries),
             reads=tuple(reads),
+            kind=kind,
         )
 
     def get(self, name: str) -> BackendInfo | None:
@@ -213,3 +224,7 @@ class BackendRegistry:
 
     def all(self) -> list[BackendInfo]:
         return [self._backends[n] for n in self.names()]
+
+    def listed(self) -> list[BackendInfo]:
+        """For listings: systems, then baselines, then audit rows; by name within."""
+        return sorted(self._backends.values(), key=lambda b: (KINDS.index(b.kind), b.name))
