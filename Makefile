@@ -2,6 +2,9 @@
 # Both create .venv when it is missing. The CPU-only torch goes in first, so that
 # nothing later resolves a plain `torch` requirement to a CUDA build.
 PYTHON ?= python3
+# bash with pipefail: a step that filters pip's output still fails when pip does.
+SHELL := bash
+.SHELLFLAGS := -o pipefail -c
 VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.memory-bench-installed
@@ -14,11 +17,19 @@ TORCH := torch==2.13.0
 
 venv: $(STAMP)
 
+# One line per step, then pip's own lines (no progress bars): ~7 minutes on a fresh
+# machine, never silent.
+PIP := $(PY) -m pip install --progress-bar off --disable-pip-version-check
 $(STAMP): pyproject.toml $(BACKEND_PROJECTS)
-	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet $(TORCH)
-	$(PY) -m pip install --quiet -e '.[dev,dask]' $(foreach d,$(BACKEND_DIRS),-e ./$(d))
-	touch $(STAMP)
+	@echo "make venv: [1/3] the virtual environment $(VENV)"
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	@echo "make venv: [2/3] CPU-only $(TORCH) first, so nothing pulls a CUDA build"
+	@$(PIP) $(TORCH) | { grep -E '^(Collecting|Successfully)' || true; }
+	@echo "make venv: [3/3] memory-bench (dev, dask) and the $(words $(BACKEND_DIRS)) first-party backends, editable"
+	@$(PIP) -e '.[dev,dask]' $(foreach d,$(BACKEND_DIRS),-e ./$(d)) \
+	  | { grep -E '^(Collecting|Building|Installing|Successfully)' || true; }
+	@touch $(STAMP)
+	@echo "make venv: done ($(VENV)/bin/memory-bench)"
 
 test: venv chromium
 	$(VENV)/bin/ruff check .

@@ -218,3 +218,38 @@ def test_scenarios_lists_one_line_each_and_shows_what_the_file_sets(cli) -> None
     assert "gate_empty = 20  (default)" in gen.stdout
     bad = cli("scenarios", "nope")
     assert bad.returncode == 2 and "unknown scenario 'nope'" in bad.stderr
+
+
+def test_progress_in_a_pipe_is_one_plain_line_per_pair(cli) -> None:
+    """stderr is a pipe here: no carriage-return line, a line per finished pair."""
+    out = cli("run", "--backend", "fake-perfect", "--backend", "fake-noprov", "--scenario",
+              "smoke", "--seeds", "2", "--out", "r.json")
+    assert out.returncode == 0, out.stderr
+    assert "\r" not in out.stderr
+    pairs = [line for line in out.stderr.splitlines() if line.startswith("memory-bench: pair ")]
+    assert [line.split(":")[1].strip() for line in pairs] == [
+        "pair 1/4 ok", "pair 2/4 ok", "pair 3/4 ok", "pair 4/4 ok"]
+    assert "[fake-perfect] seed 1/2 in " in pairs[0] and "· ETA " in pairs[0]
+    assert "ETA" not in pairs[-1]
+
+
+def test_progress_on_a_terminal_stays_one_refreshed_line() -> None:
+    import io
+
+    from memory_bench.harness.progress import Progress
+
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    stream = Tty()
+    p = Progress(stream=stream)
+    p.plan(2)
+    p.pair("x", 0, 2)
+    p.pair_done("[x] seed 1/2", "ok", 1.0)
+    assert p.enabled and not p.plain and "memory-bench: pair" not in stream.getvalue()
+    quiet = io.StringIO()
+    q = Progress(enabled=False, stream=quiet)
+    q.plan(1)
+    q.pair_done("[x] seed 1/1", "ok", 1.0)
+    assert quiet.getvalue() == ""

@@ -22,6 +22,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
 from functools import lru_cache
 from pathlib import Path
 
@@ -92,13 +93,23 @@ def exported_model(model_dir: Path, weights_sha256: str, runtime: str) -> Path:
         cmd = [sys.executable, "-m", "memory_bench_embed.export", runtime, str(tmp),
                str(source if source is not None else model_dir)]
         env = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
+        what = "quantising the encoder to int8" if source is not None else \
+            "exporting the encoder to ONNX (torch.onnx, fp32)"
+        _say(f"{what}, once for this machine (about 10-20 s); later runs reuse {name}")
+        t0 = time.monotonic()
         done = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=900)
         if done.returncode != 0 or not tmp.is_file():
             tail = (done.stderr or done.stdout).strip().splitlines()[-3:]
             raise ExportError(f"exporting the {runtime} model failed: {' | '.join(tail)}")
         os.replace(tmp, target)
         tmp.parent.rmdir()
+        _say(f"{runtime} model ready in {time.monotonic() - t0:.1f} s")
     return target
+
+
+def _say(message: str) -> None:
+    """A line on stderr while the first run waits on the export (else 14 s of silence)."""
+    print(f"memory-bench: {message}", file=sys.stderr, flush=True)
 
 
 def transformer_dir(model_dir: Path) -> Path:
