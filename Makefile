@@ -12,7 +12,7 @@ BACKEND_PROJECTS := $(sort $(wildcard backends/*/pyproject.toml))
 BACKEND_DIRS := $(patsubst %/pyproject.toml,%,$(BACKEND_PROJECTS))
 TORCH := torch==2.13.0
 
-.PHONY: venv test bench bench-natural bench-encoder bench-locomo sweep lint docs site chromium \
+.PHONY: wheels venv test bench bench-natural bench-encoder bench-locomo sweep lint docs site chromium \
   clean-venv
 
 venv: $(STAMP)
@@ -48,6 +48,14 @@ chromium:
 DOCS_OUT ?= site/docs
 docs: venv
 	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --site-dir $(DOCS_OUT)
+
+# Wheels of memory-bench and of every first-party backend, into dist/: install from there
+# with `pip install --find-links dist 'memory-bench[all]'` (or `[rshl,bm25]`, ...).
+wheels: venv
+	@echo "make wheels: memory-bench and the $(words $(BACKEND_DIRS)) backends into dist/"
+	$(PY) -m pip wheel --no-deps --no-build-isolation --progress-bar off -q -w dist . \
+	  $(foreach d,$(BACKEND_DIRS),./$(d))
+	@ls dist/*.whl
 
 # The leaderboard: every published run under reports/, into site/leaderboard.
 site: venv

@@ -9,6 +9,12 @@ memory_bench_register_scenarios(registry)``.
 
 from __future__ import annotations
 
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # for type checkers; at run time __getattr__ below resolves it
+    from memory_bench.api import run as run
+
 __version__ = "0.2.0"
 SCHEMA = "memory-bench/2.0"
 
@@ -36,6 +42,20 @@ from memory_bench.scenarios.script import (  # noqa: E402
     Script,
     Write,
 )
+
+
+def __getattr__(name: str) -> Any:
+    """``memory_bench.run``: the Python API (:func:`memory_bench.api.run`), resolved on
+    first use. This package is both the plugin API, which every layer reads (the
+    version, the contract's types), and the user's entry point: importing the top
+    layer from here would make every module that reads ``__version__`` depend on it,
+    and ``import memory_bench`` in a plugin would load the harness."""
+    if name == "run":
+        return importlib.import_module("memory_bench.api").run
+    if name == "api":  # memory_bench.api.Execution, before anything imported it
+        return importlib.import_module("memory_bench.api")
+    raise AttributeError(f"module 'memory_bench' has no attribute {name!r}")
+
 
 __all__ = [
     "SCHEMA",
@@ -65,4 +85,5 @@ __all__ = [
     "declare",
     "hookimpl",
     "register_fork_guard",
+    "run",
 ]

@@ -250,11 +250,10 @@ def _executor(args: argparse.Namespace) -> str:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
+    from memory_bench import api
     from memory_bench.harness.progress import Progress
-    from memory_bench.harness.runner import RunConfig
     from memory_bench.render.table import render_table
-    from memory_bench.results.manifest import build_manifest
-    from memory_bench.session.pipeline import execute, problems, publish
+    from memory_bench.session.pipeline import problems
     from memory_bench.session.plan import plan_run
 
     executor = _executor(args)
@@ -266,27 +265,23 @@ def cmd_run(args: argparse.Namespace) -> int:
                        f"{', '.join(m.name for m in plan.scenario_metrics())})")
     say: Callable[[str], None] = ((lambda m: None) if args.quiet
                                   else (lambda m: print(printable(m), file=sys.stderr)))
-    manifest = build_manifest(plan.selections)
-    if plan.broken:
-        manifest["broken_plugins"] = [b.to_dict() for b in plan.broken]
     if plan.resume is not None:
         say(f"resuming {plan.out}: {plan.pending} pair(s) to run")
-    cfg = RunConfig(plugins=plan.plugins, selections=plan.selections, scenario=plan.scenario,
-                    seeds=plan.seeds, out=plan.out, run_id=plan.run_id, cache_dir=plan.cache_dir,
-                    manifest=manifest, keep_work=args.keep_work, executor=executor,
-                    workers=args.workers, scheduler=args.scheduler, timeout=args.timeout,
-                    clean_stale=args.clean_stale, encode=getattr(args, "encode", "once"))
+    execution = api.Execution(executor=executor, workers=args.workers, scheduler=args.scheduler,
+                              timeout=args.timeout, keep_work=args.keep_work,
+                              clean_stale=args.clean_stale,
+                              encode=getattr(args, "encode", "once"))
     undo = interrupts.install()  # Ctrl-C, SIGTERM: the user's, told from a plugin's
     try:
-        # the refreshed line and the slow-step lines on a terminal (not in a pipe or a log)
+        # a refreshed line on a terminal, a plain line per pair in a pipe or a log
         progress = Progress(enabled=False if args.quiet else None)
-        result = execute(cfg, progress, resume=plan.resume)
+        result = api.run_plan(plan, execution, progress)
         print_or_reader_left(render_table(result, columns=args.columns))  # `| head` saves
         _warn_broken(plan.plugins)  # after the run: bad input (a stale store) is one line
         say(f"result: {plan.out}")
         if plan.save:
             progress.note("writing the report set: Markdown, HTML, CSV and the plots")
-            paths = publish(result, plan.reserve_reports(), plan.out)
+            paths = api.publish(plan, result)
             say(f"report: {paths.md} (also {paths.html.name}, {paths.csv.name}, "
                 f"{paths.json.name} and PNGs)")
     finally:
