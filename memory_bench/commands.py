@@ -366,7 +366,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 def cmd_site(args: argparse.Namespace) -> int:
     from memory_bench.site import build_site
 
-    summary = build_site(args.reports, args.out)
+    summary = build_site(args.reports, args.out, say=lambda m: _err(f"site: {m}"))
     for name, why in summary.skipped:
         _err(f"skipped {name}: {why}")
     print(printable(f"site: {summary.out_dir / 'index.html'} ({summary.runs} runs, "

@@ -20,7 +20,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="the site's directory, replaced whole (default: site/leaderboard)")
     args = ap.parse_args(argv)
     try:
-        summary = build_site(args.reports, args.out)
+        summary = build_site(args.reports, args.out,
+                             say=lambda m: print(f"memory-bench site: {m}", file=sys.stderr,
+                                                 flush=True))
     except (SiteError, ResultError, OSError) as exc:
         print(f"memory-bench site: {exc}", file=sys.stderr)
         return 2

@@ -3,6 +3,7 @@ reader, the report files beside it, and the sweep summaries."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -76,16 +77,20 @@ def _existing(paths: dict[str, Path]) -> dict[str, Path]:
     return {kind: p for kind, p in paths.items() if p.is_file()}
 
 
-def collect(reports: Path) -> Published:
+def collect(reports: Path, on_file: Callable[[int, int, str], None] | None = None
+            ) -> Published:
     """Read every ``*.json.gz`` and ``*.json`` directly under ``reports``.
 
     A file that is not a result or a sweep summary is listed as skipped with the
-    reader's one-line reason, never silently dropped.
+    reader's one-line reason, never silently dropped. ``on_file(i, n, name)`` is
+    called before each file is read (the build's progress lines).
     """
     out = Published()
     files = sorted(p for p in reports.iterdir()
                    if p.is_file() and p.name.endswith((".json.gz", ".json")))
-    for path in files:
+    for i, path in enumerate(files, 1):
+        if on_file is not None:
+            on_file(i, len(files), path.name)
         stem = _stem(path)
         try:
             if path.name.endswith(".json"):
