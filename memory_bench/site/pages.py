@@ -119,7 +119,7 @@ def _links(files: Mapping[str, str]) -> str:
 
 
 def _plots(files: Mapping[str, str]) -> str:
-    figs = [f'<figure><a href="{escape(href)}"><img src="{escape(href)}" '
+    figs = [f'<figure class="{escape(kind)}"><a href="{escape(href)}"><img src="{escape(href)}" '
             f'alt="{escape(PLOT_CAPTIONS[kind])}"></a>'
             f"<figcaption>{escape(PLOT_CAPTIONS[kind])}</figcaption></figure>"
             for kind, href in files.items() if kind in PLOT_CAPTIONS]
