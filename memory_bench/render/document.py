@@ -148,5 +148,7 @@ def _detail(result: Result) -> list[Block]:
 def report_blocks(result: Result, plots: Collection[str] = ()) -> list[Block]:
     """Every section of the report of an analysed ``result``, in order; ``plots``: the
     names of the plots that were drawn (an image block only for those)."""
-    return [Heading(1, title(result)), Para(S.run_line(result)), *_results(result, plots),
+    lead = S.lead_sentence(result)
+    return [Heading(1, title(result)), *([Para(lead, bold=True)] if lead else []),
+            Para(S.run_line(result)), *_results(result, plots),
             *_verdicts(result), *_caveats(result), *_detail(result)]

@@ -13,7 +13,7 @@ from html import escape
 from typing import Any
 
 from memory_bench.metrics.spec import MetricSpec
-from memory_bench.render.format import NOT_SUPPORTED, cell, row_label, run_counts
+from memory_bench.render.format import NOT_SUPPORTED, column, row_label, run_counts
 from memory_bench.results.model import Result
 from memory_bench.results.paths import slug
 from memory_bench.site.collect import Published, PublishedRun, PublishedSweep
@@ -96,8 +96,11 @@ def run_table(result: Result) -> str:
         arrow = "higher" if m.higher_is_better else "lower"
         head.append((m.label, f"{m.name}: {m.description} ({arrow} is better)".strip()))
     best = {m.name: _best(result, m) for m in metrics}
+    oks: list[int | None] = [len(b.ok_runs()) for b in result.backends]
+    cols = {m.name: column([b.summary.get(m.name) for b in result.backends], m, oks)
+            for m in metrics}  # one interval form and fixed decimals per column
     rows = []
-    for b in result.backends:
+    for i, b in enumerate(result.backends):
         row: list[tuple[str, str | None, str]] = [
             (escape(row_label(result, b)), None, "l"),
             (escape(run_counts(b)), repr(len(b.ok_runs())), "")]
@@ -107,7 +110,7 @@ def run_table(result: Result) -> str:
                 row.append((NOT_SUPPORTED, "", ""))
                 continue
             cls = "best" if len(result.backends) > 1 and s.mean == best[m.name] else ""
-            row.append((_cell_html(cell(s, m, runs_ok=len(b.ok_runs()))), repr(s.mean), cls))
+            row.append((_cell_html(cols[m.name][i]), repr(s.mean), cls))
         rows.append(row)
     return _table(head, rows)
 
@@ -228,25 +231,29 @@ def ranked_table(results: list[tuple[PublishedRun, Result]], wanted: str | None,
         for m in _shown_metrics(r):
             if m.terminal and all(m.name != x.name for x in metrics):
                 metrics.append(m)
-    rows: list[tuple[float | None, list[tuple[str, str | None, str]]]] = []
+    entries = []
     seen: set[str] = set()
     for run, r in results:
         for b in r.backends:
-            if b.label in seen:
-                continue
-            seen.add(b.label)
-            key = b.summary.get(rank.name) if rank is not None else None
-            row: list[tuple[str, str | None, str]] = [
-                (f'<a href="{escape(page)}#{escape(run.stem)}">{escape(row_label(r, b))}</a>',
-                 None, "l")]
-            for m in metrics:
-                s = b.summary.get(m.name)
-                if s is None or s.mean is None:
-                    row.append((NOT_SUPPORTED, "", ""))
-                else:
-                    row.append((_cell_html(cell(s, m, runs_ok=len(b.ok_runs()))), repr(s.mean),
-                                ""))
-            rows.append((None if key is None else key.mean, row))
+            if b.label not in seen:
+                seen.add(b.label)
+                entries.append((run, r, b))
+    oks: list[int | None] = [len(b.ok_runs()) for _, _, b in entries]
+    cols = {m.name: column([b.summary.get(m.name) for _, _, b in entries], m, oks)
+            for m in metrics}  # one interval form and fixed decimals per column
+    rows: list[tuple[float | None, list[tuple[str, str | None, str]]]] = []
+    for i, (run, r, b) in enumerate(entries):
+        key = b.summary.get(rank.name) if rank is not None else None
+        row: list[tuple[str, str | None, str]] = [
+            (f'<a href="{escape(page)}#{escape(run.stem)}">{escape(row_label(r, b))}</a>',
+             None, "l")]
+        for m in metrics:
+            s = b.summary.get(m.name)
+            if s is None or s.mean is None:
+                row.append((NOT_SUPPORTED, "", ""))
+            else:
+                row.append((_cell_html(cols[m.name][i]), repr(s.mean), ""))
+        rows.append((None if key is None else key.mean, row))
     sign = 1 if rank is None or rank.higher_is_better else -1
     rows.sort(key=lambda x: (x[0] is None, -sign * (x[0] or 0.0)))
     head = [("#", "rank"), ("backend", "the backend's label; links to its run")]
