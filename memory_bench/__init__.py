@@ -10,10 +10,7 @@ memory_bench_register_scenarios(registry)``.
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:  # for type checkers; at run time __getattr__ below resolves it
-    from memory_bench.api import run as run
+from typing import Any
 
 __version__ = "0.2.0"
 SCHEMA = "memory-bench/2.0"

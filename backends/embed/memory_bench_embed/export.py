@@ -152,9 +152,14 @@ def _export_fp32(model_dir: str, out: str) -> None:
         )
 
 
-def _quantize(source: str, out: str) -> None:
-    from memory_bench_embed.runtime import no_telemetry
+def no_telemetry() -> None:
+    """Before onnxruntime is first imported: its telemetry off. Otherwise the import
+    writes a device id and a database under ~/.cache/Microsoft/DeveloperTools/. Here,
+    not in runtime.py, which imports this module: the dependency points one way."""
+    os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
 
+
+def _quantize(source: str, out: str) -> None:
     no_telemetry()
     from onnxruntime.quantization import QuantType, quantize_dynamic
 
