@@ -12,7 +12,7 @@ BACKEND_PROJECTS := $(sort $(wildcard backends/*/pyproject.toml))
 BACKEND_DIRS := $(patsubst %/pyproject.toml,%,$(BACKEND_PROJECTS))
 TORCH := torch==2.13.0
 
-.PHONY: wheels venv test bench bench-natural bench-encoder bench-locomo sweep lint docs site chromium \
+.PHONY: archive-reports wheels venv test bench bench-natural bench-encoder bench-locomo sweep lint docs site chromium \
   clean-venv
 
 venv: $(STAMP)
@@ -56,6 +56,12 @@ wheels: venv
 	$(PY) -m pip wheel --no-deps --no-build-isolation --progress-bar off -q -w dist . \
 	  $(foreach d,$(BACKEND_DIRS),./$(d))
 	@ls dist/*.whl
+
+# The superseded result sets (by reports/headline.toml) out of the working tree, onto the
+# branch reports-archive: `make archive-reports` lists them (and the docs lines that link
+# them); `make archive-reports APPLY=1` moves them (commit the removal after).
+archive-reports:
+	$(PYTHON) scripts/archive_reports.py $(if $(APPLY),--apply)
 
 # The leaderboard: every published run under reports/, into site/leaderboard.
 site: venv
