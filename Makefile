@@ -2,6 +2,9 @@
 # Both create .venv when it is missing. The CPU-only torch goes in first, so that
 # nothing later resolves a plain `torch` requirement to a CUDA build.
 PYTHON ?= python3
+# bash with pipefail: a step that filters pip's output still fails when pip does.
+SHELL := bash
+.SHELLFLAGS := -o pipefail -c
 VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.memory-bench-installed
@@ -9,16 +12,24 @@ BACKEND_PROJECTS := $(sort $(wildcard backends/*/pyproject.toml))
 BACKEND_DIRS := $(patsubst %/pyproject.toml,%,$(BACKEND_PROJECTS))
 TORCH := torch==2.13.0
 
-.PHONY: venv test bench bench-persistent bench-natural bench-encoder bench-locomo sweep lint docs site chromium \
+.PHONY: archive-reports wheels venv test bench bench-persistent bench-natural bench-encoder bench-locomo sweep lint docs site chromium \
   clean-venv
 
 venv: $(STAMP)
 
+# One line per step, then pip's own lines (no progress bars): ~7 minutes on a fresh
+# machine, never silent.
+PIP := $(PY) -m pip install --progress-bar off --disable-pip-version-check
 $(STAMP): pyproject.toml $(BACKEND_PROJECTS)
-	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet $(TORCH)
-	$(PY) -m pip install --quiet -e '.[dev,dask]' $(foreach d,$(BACKEND_DIRS),-e ./$(d))
-	touch $(STAMP)
+	@echo "make venv: [1/3] the virtual environment $(VENV)"
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	@echo "make venv: [2/3] CPU-only $(TORCH) first, so nothing pulls a CUDA build"
+	@$(PIP) $(TORCH) | { grep -E '^(Collecting|Successfully)' || true; }
+	@echo "make venv: [3/3] memory-bench (dev, dask) and the $(words $(BACKEND_DIRS)) first-party backends, editable"
+	@$(PIP) -e '.[dev,dask]' $(foreach d,$(BACKEND_DIRS),-e ./$(d)) \
+	  | { grep -E '^(Collecting|Building|Installing|Successfully)' || true; }
+	@touch $(STAMP)
+	@echo "make venv: done ($(VENV)/bin/memory-bench)"
 
 test: venv chromium
 	$(VENV)/bin/ruff check .
@@ -33,8 +44,24 @@ chromium:
 	  >/dev/null; } || echo "chromium not installed: the site's browser test will skip"; }
 
 # The docs site from docs/ into site/docs (--strict: a broken link or anchor fails).
+# tests/test_docs.py runs this target as it is, into a directory of its own (DOCS_OUT).
+DOCS_OUT ?= site/docs
 docs: venv
-	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --site-dir $(DOCS_OUT)
+
+# Wheels of memory-bench and of every first-party backend, into dist/: install from there
+# with `pip install --find-links dist 'memory-bench[all]'` (or `[rshl,bm25]`, ...).
+wheels: venv
+	@echo "make wheels: memory-bench and the $(words $(BACKEND_DIRS)) backends into dist/"
+	$(PY) -m pip wheel --no-deps --no-build-isolation --progress-bar off -q -w dist . \
+	  $(foreach d,$(BACKEND_DIRS),./$(d))
+	@ls dist/*.whl
+
+# The superseded result sets (by reports/headline.toml) out of the working tree, onto the
+# branch reports-archive: `make archive-reports` lists them (and the docs lines that link
+# them); `make archive-reports APPLY=1` moves them (commit the removal after).
+archive-reports:
+	$(PYTHON) scripts/archive_reports.py $(if $(APPLY),--apply)
 
 # The leaderboard: every published run under reports/, into site/leaderboard.
 site: venv

@@ -18,6 +18,9 @@ if _sys.argv and _sys.argv[0].replace("\\", "/").rsplit("/", 1)[-1] == "memory-b
 
     _start_up()
 
+import importlib
+from typing import Any
+
 __version__ = "0.2.0"
 SCHEMA = "memory-bench/2.1"
 
@@ -45,6 +48,20 @@ from memory_bench.scenarios.script import (  # noqa: E402
     Script,
     Write,
 )
+
+
+def __getattr__(name: str) -> Any:
+    """``memory_bench.run``: the Python API (:func:`memory_bench.api.run`), resolved on
+    first use. This package is both the plugin API, which every layer reads (the
+    version, the contract's types), and the user's entry point: importing the top
+    layer from here would make every module that reads ``__version__`` depend on it,
+    and ``import memory_bench`` in a plugin would load the harness."""
+    if name == "run":
+        return importlib.import_module("memory_bench.api").run
+    if name == "api":  # memory_bench.api.Execution, before anything imported it
+        return importlib.import_module("memory_bench.api")
+    raise AttributeError(f"module 'memory_bench' has no attribute {name!r}")
+
 
 __all__ = [
     "SCHEMA",
@@ -74,4 +91,5 @@ __all__ = [
     "declare",
     "hookimpl",
     "register_fork_guard",
+    "run",
 ]

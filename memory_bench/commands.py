@@ -61,24 +61,100 @@ def _request(args: argparse.Namespace) -> Any:
                       resume=getattr(args, "resume", None))
 
 
+def _caps(b: Any) -> str:
+    return ", ".join(sorted(c.value for c in b.capabilities)) or "none"
+
+
+def _backend_in_full(b: Any) -> list[str]:
+    """``backends NAME``: everything the registry knows about one backend, wrapped."""
+    import textwrap
+
+    def wrap(text: str, indent: str = "    ") -> list[str]:
+        return textwrap.wrap(text, 88, initial_indent=indent, subsequent_indent=indent)
+
+    lines = [f"{b.name} {b.version} ({b.kind}) from {b.plugin}", *wrap(b.description, "  "),
+             f"  capabilities: {_caps(b)}"]
+    if b.reads:
+        lines.append(f"  reads: {', '.join(b.reads)}")
+    for o in b.options:
+        lines.append(f"  option {o.name} ({o.type.__name__}, default {o.default!r})")
+        lines += wrap(o.help)
+    for note in b.notes:
+        lines += wrap(f"note: {note}", "  ")
+    if b.libraries:
+        lines.append(f"  libraries: {', '.join(b.libraries)}")
+    return lines
+
+
 def cmd_backends(args: argparse.Namespace) -> int:
     loaded = _plugins()
+    listed = loaded.registry.listed()  # systems, then baselines, then audit rows
+    if args.name is not None:
+        info = loaded.registry.get(args.name)
+        if info is None:
+            raise BadInput(f"unknown backend {args.name!r} (installed: "
+                           f"{', '.join(loaded.registry.names()) or 'none'})")
+        listed = [info]
     if args.json:
-        print(json.dumps({"backends": [b.to_dict() for b in loaded.registry.all()],
+        print(json.dumps({"backends": [b.to_dict() for b in listed],
                           "plugins": [{"name": n, "distribution": d} for n, d in loaded.plugins],
                           "broken": [b.to_dict() for b in loaded.broken]}, indent=2))
         return 0
-    for b in loaded.registry.all():
-        caps = ", ".join(sorted(c.value for c in b.capabilities)) or "none"
-        print(f"{b.name} {b.version} — {b.description}")
-        print(f"    capabilities: {caps}")
-        for o in b.options:
-            print(f"    option {o.name} ({o.type.__name__}, default {o.default!r}): {o.help}")
-    if not loaded.registry.names():
+    if args.name is not None:
+        print("\n".join(printable(line, limit=10_000) for line in _backend_in_full(listed[0])))
+        return 0
+    width = max((len(b.name) for b in listed), default=0)
+    for b in listed:
+        print(printable(f"{b.name:<{width}}  {b.kind:<8}  {_caps(b)}"))
+    if listed:
+        print("details: memory-bench backends NAME")
+    else:
         print("no backends installed")
     for broken in loaded.broken:
-        print(f"BROKEN {broken.describe()}")
+        print(printable(f"BROKEN {broken.describe()}"))
     return 0
+
+
+def _fit(text: str, width: int) -> str:
+    """``text`` on one line of at most ``width`` characters (cut with "…")."""
+    text = " ".join(str(text).split())
+    return text if len(text) <= width else text[: width - 1].rstrip() + "…"
+
+
+def _scenario_in_full(name: str, files: list[dict[str, Any]], generators: Any) -> list[str]:
+    """``scenarios NAME``: a scenario file's every parameter at the value it runs with
+    (what the file sets, else the generator's default), or a generator's defaults."""
+    import textwrap
+
+    entry = next((f for f in files if f["name"] == name), None)
+    gen_name = entry.get("generator") if entry else name
+    gen = generators.get(gen_name) if gen_name else None
+    if entry is None and gen is None:
+        known = sorted({f["name"] for f in files} | set(generators.names()))
+        raise BadInput(f"unknown scenario {name!r} (known: {', '.join(known)})")
+    if entry is not None and entry.get("error"):
+        return [f"scenario {name} ({entry['file']}): {entry['error']}"]
+    sets = entry.get("sets", {}) if entry else {}
+    lines = []
+    if entry is not None:
+        lines += [f"scenario {name} ({entry['file']}), generator {gen_name}",
+                  *textwrap.wrap(entry.get("description") or "", 88, initial_indent="  ",
+                                 subsequent_indent="  ")]
+    if gen is None:
+        return [*lines, f"  generator {gen_name} is not installed"]
+    lines += [f"generator {gen.name} {gen.version} from {gen.plugin}",
+              *textwrap.wrap(gen.description, 88, initial_indent="  ", subsequent_indent="  ")]
+    where = "set by the file" if entry is not None else ""
+    for o in gen.parameters:
+        value, mark = (sets[o.name], where) if o.name in sets else (o.default, "default")
+        lines.append(f"  {o.name} = {value!r}  ({mark})")
+        lines += textwrap.wrap(o.help, 88, initial_indent="      ", subsequent_indent="      ")
+    extra = sorted(set(sets) - {o.name for o in gen.parameters})
+    for key in extra:  # seeds and the like: the file's, not a generator parameter
+        lines.append(f"  {key} = {sets[key]!r}  ({where})")
+    lines += textwrap.wrap("metrics: " + ", ".join(m.name for m in gen.metrics), 88,
+                           initial_indent="  ", subsequent_indent="    ")
+    return lines
 
 
 def cmd_scenarios(args: argparse.Namespace) -> int:
@@ -91,17 +167,29 @@ def cmd_scenarios(args: argparse.Namespace) -> int:
                           "files": files, "broken": [b.to_dict() for b in loaded.broken]},
                          indent=2))
         return 0
-    for g in loaded.scenarios.all():
-        print(f"generator {g.name} {g.version} — {g.description}")
-        print(f"    plugin: {g.plugin}")
-        print(f"    metrics: {', '.join(m.name for m in g.metrics)}")
-        for o in g.parameters:
-            print(f"    parameter {o.name} ({o.type.__name__}, default {o.default!r}): {o.help}")
+    if args.name is not None:
+        lines = _scenario_in_full(args.name, files, loaded.scenarios)
+        print("\n".join(printable(line, limit=10_000) for line in lines))
+        return 0
+    # One line each: the scenarios one runs (--scenario NAME), then the generators.
+    width = max((len(f["name"]) for f in files), default=0)
+    gwidth = max((len(f.get("generator") or "") for f in files), default=0)
     for f in files:
-        what = f.get("error") or f"generator {f.get('generator')}: {f.get('description')}"
-        print(f"scenario {f['name']} ({f['file']}) — {what}")
+        if f.get("error"):
+            print(printable(f"{f['name']:<{width}}  ERROR {_fit(f['error'], 80)}"))
+            continue
+        gen = f.get("generator") or ""
+        print(printable(f"{f['name']:<{width}}  {gen:<{gwidth}}  "
+                        f"{_fit(f.get('description') or '', 96 - width - gwidth)}"))
+    gens = loaded.scenarios.all()
+    if gens:
+        print("generators:")
+        gw = max(len(g.name) for g in gens)
+        for g in gens:
+            print(printable(f"  {g.name:<{gw}}  {_fit(g.description, 94 - gw)}"))
+    print("details (every parameter at the value it runs with): memory-bench scenarios NAME")
     for broken in loaded.broken:
-        print(f"BROKEN {broken.describe()}")
+        print(printable(f"BROKEN {broken.describe()}"))
     return 0
 
 
@@ -164,11 +252,10 @@ def _executor(args: argparse.Namespace) -> str:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
+    from memory_bench import api
     from memory_bench.harness.progress import Progress
-    from memory_bench.harness.runner import RunConfig
     from memory_bench.render.table import render_table
-    from memory_bench.results.manifest import build_manifest
-    from memory_bench.session.pipeline import execute, problems, publish
+    from memory_bench.session.pipeline import problems
     from memory_bench.session.plan import plan_run
 
     executor = _executor(args)
@@ -180,23 +267,17 @@ def cmd_run(args: argparse.Namespace) -> int:
                        f"{', '.join(m.name for m in plan.scenario_metrics())})")
     say: Callable[[str], None] = ((lambda m: None) if args.quiet
                                   else (lambda m: print(printable(m), file=sys.stderr)))
-    manifest = build_manifest(plan.selections)
-    if plan.broken:
-        manifest["broken_plugins"] = [b.to_dict() for b in plan.broken]
-    if plan.seed_draw is not None:
-        manifest["seed_draw"] = plan.seed_draw
     if plan.resume is not None:
         say(f"resuming {plan.out}: {plan.pending} pair(s) to run")
-    cfg = RunConfig(plugins=plan.plugins, selections=plan.selections, scenario=plan.scenario,
-                    seeds=plan.seeds, out=plan.out, run_id=plan.run_id, cache_dir=plan.cache_dir,
-                    manifest=manifest, keep_work=args.keep_work, executor=executor,
-                    workers=args.workers, scheduler=args.scheduler, timeout=args.timeout,
-                    clean_stale=args.clean_stale, encode=getattr(args, "encode", "once"))
+    execution = api.Execution(executor=executor, workers=args.workers, scheduler=args.scheduler,
+                              timeout=args.timeout, keep_work=args.keep_work,
+                              clean_stale=args.clean_stale,
+                              encode=getattr(args, "encode", "once"))
     undo = interrupts.install()  # Ctrl-C, SIGTERM: the user's, told from a plugin's
     try:
-        # the refreshed line and the slow-step lines on a terminal (not in a pipe or a log)
+        # a refreshed line on a terminal, a plain line per pair in a pipe or a log
         progress = Progress(enabled=False if args.quiet else None)
-        result = execute(cfg, progress, resume=plan.resume)
+        result = api.run_plan(plan, execution, progress)
         print_or_reader_left(render_table(result, columns=args.columns))  # `| head` saves
         _warn_broken(plan.plugins)  # after the run: bad input (a stale store) is one line
         from memory_bench.results.suspect import suspect_lines
@@ -206,7 +287,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         say(f"result: {plan.out}")
         if plan.save:
             progress.note("writing the report set: Markdown, HTML, CSV and the plots")
-            paths = publish(result, plan.reserve_reports(), plan.out)
+            paths = api.publish(plan, result)
             say(f"report: {paths.md} (also {paths.html.name}, {paths.csv.name}, "
                 f"{paths.json.name} and PNGs)")
     finally:
@@ -327,7 +408,8 @@ def cmd_site(args: argparse.Namespace) -> int:
     from memory_bench.site import INTERRUPTED, build_site
 
     try:
-        summary = build_site(args.reports, args.out, strict=args.strict)
+        summary = build_site(args.reports, args.out, strict=args.strict,
+                             say=lambda m: _err(f"site: {m}"))
     except KeyboardInterrupt:
         raise Interrupted(f"site: {INTERRUPTED}") from None
     for name, why in summary.skipped:

@@ -23,7 +23,8 @@ from typing import Any
 
 __all__ = ["anchors", "broken_links", "relative_links"]
 
-LINK = re.compile(r"(?<!!)\[((?:[^\[\]]|\[[^\]]*\])*)\]\(([^()\s]+)\)")
+# A link's text may wrap onto the next line, never over a blank one (a new paragraph).
+LINK = re.compile(r"(?<!!)\[((?:[^\[\]\n]|\n(?![ \t]*\n)|\[[^\]\n]*\])*)\]\(([^()\s]+)\)")
 IMAGE = re.compile(r"!\[[^\]]*\]\(([^()\s]+)\)")
 FENCE = re.compile(r"^(```|~~~)")
 log = logging.getLogger("mkdocs.hooks.doclinks")
@@ -40,13 +41,29 @@ def _outside_fences(text: str) -> list[tuple[int, str]]:
     return out
 
 
-def relative_links(text: str) -> list[tuple[int, str]]:
-    """(line, target) of every relative link or image of a Markdown text."""
-    found = []
+def _blocks(text: str) -> list[tuple[int, str]]:
+    """(first line number, text) of each run of lines outside fenced code blocks: a
+    link's text may wrap onto the next line, so links are found in whole runs."""
+    out: list[tuple[int, str]] = []
     for n, line in _outside_fences(text):
-        line = re.sub(r"`[^`]*`", "``", line)  # no links inside code spans
-        targets = [m.group(2) for m in LINK.finditer(line)] + IMAGE.findall(line)
-        found += [(n, t) for t in targets if not re.match(r"[a-z][a-z0-9+.-]*:", t)]
+        if out and out[-1][0] + out[-1][1].count("\n") == n - 1:
+            out[-1] = (out[-1][0], out[-1][1] + "\n" + line)
+        else:
+            out.append((n, line))
+    return out
+
+
+def relative_links(text: str) -> list[tuple[int, str]]:
+    """(line, target) of every relative link or image of a Markdown text (a link
+    that wraps is found, at the line where it starts)."""
+    found = []
+    for first, block in _blocks(text):
+        block = re.sub(r"`[^`\n]*`", lambda m: "`" + "x" * (len(m.group(0)) - 2) + "`",
+                       block)  # no links inside code spans (same length: same offsets)
+        matches = [(m.start(), m.group(2)) for m in LINK.finditer(block)]
+        matches += [(m.start(), m.group(1)) for m in IMAGE.finditer(block)]
+        found += [(first + block.count("\n", 0, at), t) for at, t in sorted(matches)
+                  if not re.match(r"[a-z][a-z0-9+.-]*:", t)]
     return found
 
 
@@ -124,9 +141,20 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
         href = os.path.relpath(dest, built.parent) + sep + anchor
         return f'<a href="{href}">{text}</a>'
 
-    lines, fenced = [], False
+    # Runs of lines outside fences, rewritten whole: a link's text may wrap a line.
+    parts: list[str] = []
+    run: list[str] = []
+    fenced = False
     for line in markdown.splitlines(keepends=True):
         if FENCE.match(line.lstrip()):
+            if not fenced:
+                parts.append(LINK.sub(rewrite, "".join(run)))
+                run = []
             fenced = not fenced
-        lines.append(line if fenced else LINK.sub(rewrite, line))
-    return "".join(lines)
+            parts.append(line)
+        elif fenced:
+            parts.append(line)
+        else:
+            run.append(line)
+    parts.append(LINK.sub(rewrite, "".join(run)))
+    return "".join(parts)

@@ -22,8 +22,15 @@ from typing import Any
 
 __all__ = ["Chromium", "chromium_path"]
 
-MEASURE = """({
+# Every <details> is opened first, so that folded tables are measured too; `scrolling`
+# names each table box (.scroll) whose table is wider than the box: a hidden column.
+MEASURE = """(document.querySelectorAll('details').forEach(d => { d.open = true; }), {
   scrollWidth: document.documentElement.scrollWidth,
+  scrolling: Array.from(document.querySelectorAll('.scroll'))
+    .filter(e => e.scrollWidth > e.clientWidth + 1)
+    .map(e => { let h = e; while (h && h.tagName !== 'H2') h = h.previousElementSibling;
+                return (h ? h.id || h.textContent : 'page') + ': ' + e.scrollWidth + '>'
+                       + e.clientWidth; }),
   innerWidth: window.innerWidth,
   tables: document.querySelectorAll('table').length,
   images: Array.from(document.images).filter(i => i.complete && i.naturalWidth > 0).length,

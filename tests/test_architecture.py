@@ -151,3 +151,52 @@ def test_every_published_result_reproduces_from_its_records(path: str) -> None:
                 else:
                     assert want == value, (b.label, run.seed, key)
     assert checked > 100
+
+
+def _circles(package: str) -> list[list[str]]:
+    """Groups of modules of ``package`` that import one another, directly or around a
+    loop (imports inside functions count; under ``TYPE_CHECKING`` they never run and do
+    not, as in the layers contract)."""
+    import grimp
+
+    graph = grimp.build_graph(package, include_external_packages=False,
+                              exclude_type_checking_imports=True, cache_dir=None)
+    edges = {m: graph.find_modules_directly_imported_by(m) & graph.modules
+             for m in graph.modules}
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    out: list[list[str]] = []
+
+    def visit(v: str) -> None:  # Tarjan's strongly connected components
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in edges[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = []
+            while True:
+                w = stack.pop()
+                group.append(w)
+                if w == v:
+                    break
+            if len(group) > 1:
+                out.append(sorted(group))
+
+    for m in sorted(graph.modules):
+        if m not in index:
+            visit(m)
+    return out
+
+
+@pytest.mark.parametrize("package", ["memory_bench", "memory_bench_rshl", "memory_bench_embed"])
+def test_no_file_circles(package: str) -> None:
+    """No two modules import each other, however indirectly (issue 37: results' io/pairs,
+    embed's export/runtime, rshl's encoder/encoding/dense, claims/gate, lattice/persist
+    were untied by moving one function or passing one class)."""
+    pytest.importorskip("grimp")
+    assert _circles(package) == []

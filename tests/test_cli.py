@@ -28,9 +28,32 @@ def test_backends_json_lists_fakes_and_broken(cli) -> None:
 
 
 def test_backends_text(cli) -> None:
+    """One short line per backend (name, kind, capabilities); NAME shows one in full."""
     out = cli("backends")
     assert out.returncode == 0
-    assert "fake-forgetful 0.0.1" in out.stdout and "option capacity" in out.stdout
+    lines = out.stdout.splitlines()
+    assert lines[-1] == "details: memory-bench backends NAME"
+    rows = {line.split()[0]: line.split(None, 2)[1:] for line in lines[:-1]}
+    assert rows["fake-perfect"] == ["system", "forget, gate, provenance, strength"]
+    assert all(len(line) <= 100 for line in lines)
+    full = cli("backends", "fake-forgetful")
+    assert full.returncode == 0
+    assert full.stdout.startswith("fake-forgetful 0.0.1 (system) from ")
+    assert "option capacity" in full.stdout
+    bad = cli("backends", "nope")
+    assert bad.returncode == 2 and "unknown backend 'nope'" in bad.stderr
+
+
+def test_listing_puts_systems_first_and_audit_rows_last() -> None:
+    from memory_bench import BackendRegistry
+
+    reg = BackendRegistry()
+    for name, kind in (("a-audit", "audit"), ("b-base", "baseline"), ("c-sys", "system"),
+                       ("a-base", "baseline")):
+        reg.add(name, factory=lambda o, c: None, description="", version="1", kind=kind)
+    assert [b.name for b in reg.listed()] == ["c-sys", "a-base", "b-base", "a-audit"]
+    with pytest.raises(ValueError, match="kind 'honest' is not one of"):
+        reg.add("d", factory=lambda o, c: None, description="", version="1", kind="honest")
 
 
 def test_plan_writes_nothing(cli) -> None:
@@ -177,3 +200,56 @@ def test_gzipped_result_files_read_and_bad_gzip_refused(cli, tmp_path: Path) -> 
     for name, message in [("cut.json.gz", "truncated"), ("plain.json.gz", "not valid gzip")]:
         out = cli("report", name)
         assert out.returncode == 2 and message in out.stderr, out.stderr
+
+
+def test_scenarios_lists_one_line_each_and_shows_what_the_file_sets(cli) -> None:
+    out = cli("scenarios")
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert all(len(line) <= 100 for line in lines)
+    assert any(line.split()[:2] == ["hard", "hard"] for line in lines)
+    assert "phase 1" not in out.stdout
+    full = cli("scenarios", "hard")
+    assert full.returncode == 0, full.stderr
+    assert "gate_empty = 8  (set by the file)" in full.stdout  # hard.toml's, not the 20
+    assert "update_history = 0.5  (default)" in full.stdout
+    assert "phase 1" not in full.stdout and "phase 6" not in full.stdout
+    gen = cli("scenarios", "templated")
+    assert "gate_empty = 20  (default)" in gen.stdout
+    bad = cli("scenarios", "nope")
+    assert bad.returncode == 2 and "unknown scenario 'nope'" in bad.stderr
+
+
+def test_progress_in_a_pipe_is_one_plain_line_per_pair(cli) -> None:
+    """stderr is a pipe here: no carriage-return line, a line per finished pair."""
+    out = cli("run", "--backend", "fake-perfect", "--backend", "fake-noprov", "--scenario",
+              "smoke", "--seeds", "2", "--out", "r.json")
+    assert out.returncode == 0, out.stderr
+    assert "\r" not in out.stderr
+    pairs = [line for line in out.stderr.splitlines() if line.startswith("memory-bench: pair ")]
+    assert [line.split(":")[1].strip() for line in pairs] == [
+        "pair 1/4 ok", "pair 2/4 ok", "pair 3/4 ok", "pair 4/4 ok"]
+    assert "[fake-perfect] seed 1/2 in " in pairs[0] and "· ETA " in pairs[0]
+    assert "ETA" not in pairs[-1]
+
+
+def test_progress_on_a_terminal_stays_one_refreshed_line() -> None:
+    import io
+
+    from memory_bench.harness.progress import Progress
+
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    stream = Tty()
+    p = Progress(stream=stream)
+    p.plan(2)
+    p.pair("x", 0, 2)
+    p.pair_done("[x] seed 1/2", "ok", 1.0)
+    assert p.enabled and not p.plain and "memory-bench: pair" not in stream.getvalue()
+    quiet = io.StringIO()
+    q = Progress(enabled=False, stream=quiet)
+    q.plan(1)
+    q.pair_done("[x] seed 1/1", "ok", 1.0)
+    assert quiet.getvalue() == ""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -49,7 +50,7 @@ def test_link_checker_catches_a_broken_file_and_anchor(tmp_path: Path) -> None:
     got = links.broken_links(page, tmp_path)
     assert [g.split(": ", 1)[1] for g in got] == [
         "missing.md: names no file", "a.md#nowhere: names no heading #nowhere in a.md",
-        "../../x.md: leaves the repository", "pic.png: names no file"]
+        "pic.png: names no file", "../../x.md: leaves the repository"]  # in page order
 
 
 def test_readme_is_short_with_a_quick_start_first() -> None:
@@ -71,15 +72,27 @@ def test_method_and_protocol_are_verbatim(name: str) -> None:
     assert (DOCS / name).read_bytes() == (SHARED / name).read_bytes()
 
 
-def test_mkdocs_builds_strict(tmp_path: Path) -> None:
+def test_make_docs_builds_strict(tmp_path: Path) -> None:
+    """``make docs`` itself (the target a user runs, --strict), with this interpreter's
+    environment taken as built (``-o`` its stamp: nothing installed) and the site
+    written under tmp_path instead of site/docs."""
+    if shutil.which("make") is None:
+        pytest.skip("no make on this machine")
+    venv = Path(sys.executable).parent.parent
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
     proc = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet",
-         "-f", str(ROOT / "mkdocs.yml"), "-d", str(tmp_path / "site")],
+        ["make", "-s", "-C", str(ROOT), "docs", f"VENV={venv}",
+         "-o", f"{venv}/.memory-bench-installed", f"DOCS_OUT={tmp_path / 'site'}"],
         capture_output=True, text=True, env=env, timeout=300)
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    built = tmp_path / "site"
-    assert (built / "index.html").is_file() and (built / "writing-a-backend.html").is_file()
-    # A link out of docs/ is rewritten to the repository file, relative to the page.
-    assert 'href="../../reports/2026-12-01-hard-20261201T122250-beed.md"' in \
-        (built / "results.html").read_text()
+    assert proc.returncode == 0, (proc.stdout + proc.stderr)[-3000:]
+    assert (tmp_path / "site" / "statistics.html").is_file()
+    assert not list((tmp_path / "site").glob("**/*.md"))  # pages, not copies
+
+
+def test_a_wrapped_link_is_checked_and_rewritten(tmp_path: Path) -> None:
+    """A link whose text wraps onto the next line is checked like any other."""
+    links = _doclinks()
+    page = tmp_path / "a.md"
+    page.write_text("see [the\nrun](missing.md) and [ok](a.md)\n")
+    assert [b.split(": ", 1)[1] for b in links.broken_links(page, tmp_path)] == [
+        "missing.md: names no file"]

@@ -35,3 +35,4 @@ def test_the_html_report_has_no_horizontal_overflow_at_1400px(tmp_path: Path) ->
     assert got["tables"] >= 5 and got["images"] == 2
     assert got["scrollWidth"] <= got["innerWidth"] == 1400, got
     assert not got["wide"], got
+    assert got["scrolling"] == [], got["scrolling"]  # every column in view, none hidden

@@ -204,11 +204,11 @@ def test_hang_die_and_raise_are_recorded_and_others_run(tmp_path: Path, hanging)
     assert runs["hang-query"][0].status == "timeout"
     assert runs["hang-query"][0].error == "timeout: no result after 3 s; process killed"
     assert runs["die-query"][0].status == "failed"
-    assert runs["die-query"][0].error == "process died: signal 9 (SIGKILL)"
+    assert runs["die-query"][0].error == "process died: signal 9 (SIGKILL) during step probe"
     assert runs["fake-broken-query"][0].status == "failed"
     assert runs["fake-broken-query"][0].error == "RuntimeError: index corrupted"
     assert runs["json-store:misbehave=exit"][0].error == (
-        "process exited with status 3 before reporting a result")
+        "process exited with status 3 before reporting a result during step probe")
     assert runs["fake-perfect"][0].status == "ok"
     assert runs["fake-perfect"][0].metrics["recall1_before"] == 1.0
     for label in ("hang-query", "die-query", "json-store:misbehave=exit"):

@@ -34,7 +34,8 @@ def test_scenarios_json_lists_generators_files_and_their_plugin(cli) -> None:
     assert gens["colours"]["plugin"].startswith("scenario_plugin")
     facts = next(p for p in gens["templated"]["parameters"] if p["name"] == "facts")
     assert facts == {"name": "facts", "type": "int", "default": 120,
-                     "help": "N: facts seeded in phase 1", "choices": None, "minimum": 1,
+                     "help": "N: facts written and probed (seed, probe)", "choices": None,
+                     "minimum": 1,
                      "maximum": 1_000_000}
     files = {f["name"]: f for f in doc["files"]}
     assert {"default", "natural", "smoke"} <= set(files)

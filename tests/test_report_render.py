@@ -92,7 +92,8 @@ def test_html_holds_only_the_tags_the_renderer_writes() -> None:
     parser.feed(render_html(_doc(), plots={"bars": b"x", "quality-latency": b"y"}))
     assert parser.tags <= {"html", "head", "meta", "title", "style", "body", "h1", "h2", "h3",
                            "p", "table", "thead", "tbody", "tr", "th", "td", "img", "ul",
-                           "li", "b", "code", "pre", "div"}  # div: a table's scroll box
+                           "li", "b", "code", "pre", "div",  # div: a table's scroll box
+                           "span"}  # span: a cell's mean and interval, which may wrap
     assert parser.attrs <= {"lang", "charset", "name", "content", "class", "alt", "src"}
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -57,7 +58,7 @@ def browser():
     b.close()
 
 
-def test_site_has_a_page_per_scenario_and_the_report_sets(site: Path) -> None:
+def test_site_has_a_page_per_scenario_and_the_report_sets(site: Path, reports: Path) -> None:
     assert {p.name for p in site.glob("*.html")} == {
         "index.html", "scenario-default.html", "scenario-natural.html", "scenario-scale.html"}
     assert (site / MARKER).is_file() and (site / "sort.js").is_file()
@@ -65,9 +66,13 @@ def test_site_has_a_page_per_scenario_and_the_report_sets(site: Path) -> None:
     assert "notes.json" in index  # a file it could not read is named, not dropped
     assert "<script src=\"sort.js\"></script>" in index and "http" not in index
     page = (site / "scenario-default.html").read_text()
-    for suffix in (".html", ".md", ".csv", ".json.gz", "-bars.png", "-quality-latency.png"):
+    for suffix in (".html", ".md", ".csv", "-bars.png", "-quality-latency.png"):
         name = f"files/{RUNS[0]}{suffix}"
         assert f'"{name}"' in page and (site / name).is_file(), name
+    # The result JSON (most of reports/' size) is linked where it is published, not copied.
+    assert not list(site.glob("files/*.json.gz"))
+    href = re.search(rf'href="([^"]*{RUNS[0]}\.json\.gz)"', page).group(1)  # type: ignore[union-attr]
+    assert (site / href).resolve() == (reports / f"{RUNS[0]}.json.gz").resolve(), href
     # The table's cells carry their mean to sort by; an unsupported metric sorts last.
     assert 'data-v="0.' in page and 'data-v=""' in page
     scale = (site / "scenario-scale.html").read_text()
@@ -131,6 +136,8 @@ def test_no_page_overflows_at_desktop_or_phone_width(site: Path, browser: Chromi
         assert got["innerWidth"] == width
         assert got["scrollWidth"] <= got["innerWidth"], (page.name, got)
         assert not got["wide"], (page.name, got)
+        if width >= 1400:  # every column in view: no table box scrolls (folded ones too)
+            assert got["scrolling"] == [], (page.name, got["scrolling"])
         assert got["tables"] >= 1 and shot.stat().st_size > 1000
         if page.name == "scenario-default.html":
             assert got["images"] == 2  # both plots load from the copied files

@@ -144,6 +144,7 @@ class Forked:
         ctx = multiprocessing.get_context("fork")
         self.reader, writer = ctx.Pipe(duplex=False)
         self.timeout, self.on_message = timeout, on_message
+        self.last_message: Any = None  # the step it was in, should it die (a pair's tag)
         sys.stdout.flush()
         sys.stderr.flush()
         self.proc = ctx.Process(target=_child_main, args=(fn, writer, os.getpid()),
@@ -188,6 +189,7 @@ class Forked:
                 proc.join(_REAP_SECONDS)
                 return self._died()
             if kind == "msg":
+                self.last_message = payload[0]
                 if self.on_message is not None:
                     self.on_message(payload[0])
                 continue
@@ -210,7 +212,10 @@ class Forked:
         return None
 
     def _died(self) -> Outcome:
-        return Outcome("died", error=describe_exit(self.proc.exitcode),
+        error = describe_exit(self.proc.exitcode)
+        if isinstance(self.last_message, str) and self.last_message:
+            error += f" during step {self.last_message}"
+        return Outcome("died", error=error,
                        seconds=time.perf_counter() - self.t0, exitcode=self.proc.exitcode)
 
     def kill(self) -> None:

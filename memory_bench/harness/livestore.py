@@ -4,17 +4,11 @@ A backend with the ``persistent`` capability may be pointed at a store that
 outlives a run (an RSHL lattice directory, a Chroma directory or server). The
 harness cannot tell from the options where the store is, so it asks the
 backend itself: before the first pair it opens each persistent selection once,
-<<<<<<< HEAD
 on a fresh workdir and the user's options, read-only (``BackendContext.read_only``),
-and counts ``bench-`` items; it opens the store for writing only to remove some. An
-embedded store in the fresh workdir is empty by construction; a store the user
-named is checked for real.
-=======
-on a fresh workdir and the user's options, and counts ``bench-`` items. A
+and counts ``bench-`` items; it opens the store for writing only to remove some. A
 selection whose pairs each keep their store in their own workdir (the backend's
 ``own_store`` says so for these options) is not opened: that store is empty by
 construction and deleted with its pair; a store the user named is checked for real.
->>>>>>> speed23
 
 - Items of *this* run (an interrupted pair, when resuming) are the harness's
   own: it removes them.

@@ -24,6 +24,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from memory_bench import crashguard
 from memory_bench.results.io import now_iso
 from memory_bench.results.pairs import pairs_dir_for
 from memory_bench.results.paths import OutputError
@@ -144,6 +145,8 @@ class ResultLock:
         os.ftruncate(fd, 0)
         os.pwrite(fd, json.dumps(who).encode(), 0)
         self._fd = fd
+        if self._created:  # a native crash from here on: the guard removes it (crashguard)
+            crashguard.claimed(self.pairs, self.result, self.pairs / LOCK_NAME)
         if self.fresh and self.result.exists():  # made by hand since the plan was checked
             self.release()
             raise RunLockError(f"{what} exists; a run never overwrites an earlier result")
@@ -162,6 +165,7 @@ class ResultLock:
         fd, self._fd = self._fd, None
         if self._created and not self.result.exists():
             shutil.rmtree(self.pairs, ignore_errors=True)
+        crashguard.released()
         with contextlib.suppress(OSError):
             fcntl.flock(fd, fcntl.LOCK_UN)
         os.close(fd)

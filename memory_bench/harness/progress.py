@@ -3,7 +3,10 @@ for each step that can take a while (preload, analysis, plots), so no wait is si
 
 The pair line reads ``[label] seed i/n · phase · 12.3s · pairs 3/20 · ETA 1m40s``;
 the ETA is the wall time per finished pair since the first started (so pairs that
-run side by side count as they should) times the pairs left.
+run side by side count as they should) times the pairs left. When stderr is not a
+terminal (a pipe, a CI log, ``nohup``), a refreshed line would be one ever-growing
+line of carriage returns: each finished pair gets a plain line of its own instead,
+``memory-bench: pair 3/20 ok: [label] seed 2/10 in 4.1s · ETA 1m40s``.
 """
 
 from __future__ import annotations
@@ -22,13 +25,17 @@ def _clock(seconds: float) -> str:
 
 class Progress:
     """``enabled``: the refreshed pair line (default: when stderr is a terminal);
-    ``notes``: one line per slow step (default: as ``enabled``)."""
+    ``plain``: a line per finished pair (default: when ``enabled`` is None and stderr
+    is not a terminal); ``notes``: one line per slow step (default: either of them).
+    ``Progress(enabled=False)`` (``--quiet``) says nothing."""
 
     def __init__(self, enabled: bool | None = None, stream: TextIO | None = None, *,
-                 notes: bool | None = None) -> None:
+                 notes: bool | None = None, plain: bool | None = None) -> None:
         self.stream = stream or sys.stderr
-        self.enabled = self.stream.isatty() if enabled is None else enabled
-        self.notes = self.enabled if notes is None else notes
+        tty = self.stream.isatty()
+        self.enabled = tty if enabled is None else enabled
+        self.plain = (enabled is None and not tty) if plain is None else plain
+        self.notes = (self.enabled or self.plain) if notes is None else notes
         self._t0 = time.monotonic()
         self._width = 0
         self.where = ""
@@ -46,8 +53,19 @@ class Progress:
         self.where = f"[{label}] seed {seed_index + 1}/{seeds}"
         self._show("start")
 
-    def pair_done(self) -> None:
+    def pair_done(self, where: str = "", status: str = "", seconds: float | None = None
+                  ) -> None:
+        """A pair ended: ``where`` (``[label] seed 2/10``), its status and time for the
+        plain line."""
         self.finished += 1
+        if not self.plain:
+            return
+        took = f" in {seconds:.1f}s" if seconds is not None else ""
+        eta = self.eta().partition(" · ")[2]
+        line = f"memory-bench: pair {self.finished}/{self.total or '?'} {status or 'done'}"
+        line += f": {where or self.where}{took}" + (f" · {eta}" if eta else "")
+        self.stream.write(line + "\n")
+        self.stream.flush()
 
     def phase(self, name: str) -> None:
         self._show(name)

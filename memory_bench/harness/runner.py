@@ -271,7 +271,8 @@ def _run(cfg: RunConfig, ex: Executor, progress: Progress | None,
         write_pair_file(pairs_dir, job.spec.index, job.spec.label, run)
         store_pair(by_label[job.spec.label], run, cfg.seeds)
         if progress:
-            progress.pair_done()
+            progress.pair_done(f"[{job.spec.label}] seed {job.seed_index + 1}/{job.seeds}",
+                               run.status, run.seconds)
 
     with _signals_deferred():
         write_result(cfg.out, result, exclusive=resume is None)

@@ -15,6 +15,7 @@ from memory_bench.contract.options import Option
 from memory_bench.errors import BadInput
 
 __all__ = [
+    "KINDS",
     "BackendFactory",
     "BackendInfo",
     "BackendManifest",
@@ -53,6 +54,9 @@ class PluginExit(RuntimeError):
 
 
 _REQUIRED = ("write", "query", "remove", "count", "close")
+# What a backend is, for listings (honest rows first): a memory system, a retrieval
+# baseline, or an exploit-audit row (a base plus a rule that reads the protocol).
+KINDS = ("system", "baseline", "audit")
 
 
 @dataclass(frozen=True)
@@ -79,6 +83,7 @@ class BackendInfo:
     # The seeds it was tuned on, by scenario or generator name ("*": any): a row scored
     # on them is "in-sample" (its own tuning data), labelled so in every report.
     tuned_on: tuple[tuple[str, tuple[int, ...]], ...] = ()
+    kind: str = "system"  # one of KINDS
 
     def has(self, capability: Capability | str) -> bool:
         return Capability(capability) in self.capabilities
@@ -123,6 +128,7 @@ class BackendInfo:
     def to_dict(self) -> dict[str, Any]:
         return {
             "name": self.name,
+            "kind": self.kind,
             "description": self.description,
             "version": self.version,
             "capabilities": sorted(c.value for c in self.capabilities),
@@ -161,6 +167,7 @@ class BackendRegistry:
         libraries: Sequence[str] = (),
         reads: Sequence[str] = (),
         tuned_on: Mapping[str, Iterable[int]] | None = None,
+        kind: str = "system",
     ) -> None:
         """Register one backend. Raises on a bad name or one already taken.
 
@@ -169,8 +176,12 @@ class BackendRegistry:
         says so itself (``Option.reads``), as one that adds a capability does
         (``Option.grants``). ``tuned_on`` names the seeds its settings were chosen on,
         by scenario or generator name (``"*"``: any), e.g. ``{"hard": range(100, 110)}``:
-        a row scored on them is labelled in-sample."""
+        a row scored on them is labelled in-sample. ``kind`` (:data:`KINDS`) places it in
+        listings: a memory ``system``, a retrieval ``baseline``, or an exploit ``audit``
+        row (listed last)."""
         check_name("backend", name, self._current_plugin)
+        if kind not in KINDS:
+            raise ValueError(f"backend {name}: kind {kind!r} is not one of {', '.join(KINDS)}")
         if not callable(factory):
             raise TypeError(f"backend {name}: factory is not callable")
         for what, fn in (("preload", preload), ("manifest", manifest), ("vectors", vectors),
@@ -210,6 +221,7 @@ class BackendRegistry:
             own_store=own_store,
             libraries=tuple(libraries),
             reads=tuple(reads),
+            kind=kind,
         )
 
     def get(self, name: str) -> BackendInfo | None:
@@ -221,3 +233,7 @@ class BackendRegistry:
 
     def all(self) -> list[BackendInfo]:
         return [self._backends[n] for n in self.names()]
+
+    def listed(self) -> list[BackendInfo]:
+        """For listings: systems, then baselines, then audit rows; by name within."""
+        return sorted(self._backends.values(), key=lambda b: (KINDS.index(b.kind), b.name))

@@ -19,6 +19,7 @@ from typing import Any
 
 import pluggy
 
+from memory_bench import crashguard
 from memory_bench.contract import hooks as hookspecs
 from memory_bench.plugins.backends import BackendRegistry, DuplicateBackendError
 from memory_bench.scenarios.registry import (
@@ -120,7 +121,8 @@ def load_plugins(
 
     for name, dist, loader in candidates:
         try:
-            plugin = loader()
+            with crashguard.doing(f"plugin {name} (from {dist})", "its import"):
+                plugin = loader()
             if pm.is_registered(plugin):
                 continue  # the same module reached twice (entry point and env)
             pm.register(plugin, name=name)
@@ -145,7 +147,8 @@ def _call(hook: Any, registry: Any, origin: dict[str, str], broken: list[BrokenP
         dist = origin.get(label, "")
         registry._set_plugin(f"{label} ({dist})" if dist else label)
         try:
-            impl.function(registry=registry)
+            with crashguard.doing(f"plugin {label}", "its registration hook"):
+                impl.function(registry=registry)
         except (DuplicateBackendError, DuplicateScenarioError):
             raise
         except (Exception, SystemExit) as exc:

@@ -150,6 +150,8 @@ def report_blocks(result: Result, plots: Collection[str] = ()) -> list[Block]:
     """Every section of the report of an analysed ``result``, in order; ``plots``: the
     names of the plots that were drawn (an image block only for those)."""
     dirty = dirty_line(result.manifest)  # at the top: the numbers' code is no commit
-    return [Heading(1, title(result)), Para(S.run_line(result)),
-            *([Para(dirty, bold=True)] if dirty else []), *_results(result, plots),
+    lead = S.lead_sentence(result)
+    return [Heading(1, title(result)), *([Para(dirty, bold=True)] if dirty else []),
+            *([Para(lead, bold=True)] if lead else []),
+            Para(S.run_line(result)), *_results(result, plots),
             *_verdicts(result), *_caveats(result), *_detail(result)]

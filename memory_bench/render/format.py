@@ -6,7 +6,8 @@ from __future__ import annotations
 from memory_bench.metrics.spec import MetricSpec
 from memory_bench.results.model import BackendEntry, Comparison, MetricSummary, Result
 
-__all__ = ["IN_SAMPLE", "NOT_SUPPORTED", "STRUCTURED", "cell", "num", "p_value", "row_label",
+__all__ = ["IN_SAMPLE", "NOT_SUPPORTED", "STRUCTURED", "cell", "column", "num", "p_value",
+           "row_label",
            "run_counts", "verdict_cell"]
 
 NOT_SUPPORTED = "—"
@@ -47,29 +48,58 @@ def num(value: float, metric: MetricSpec, *, like: float | None = None) -> str:
     return f"{value:,.{places}f}" if metric.thousands else f"{value:.{places}f}"
 
 
+def _clipped(summary: MetricSummary) -> bool:
+    """Is the interval asymmetric (clipped to the metric's range)?"""
+    mean, low, high = summary.mean, summary.ci_low, summary.ci_high
+    if mean is None or low is None or high is None or summary.n < 2:
+        return False
+    return abs((mean - low) - (high - mean)) > 1e-9 * max(1.0, abs(mean))
+
+
 def cell(summary: MetricSummary | None, metric: MetricSpec, *, ci: bool = True,
-         runs_ok: int | None = None) -> str:
+         runs_ok: int | None = None, places: int | None = None,
+         bracket: bool | None = None) -> str:
     """``mean ± half-width`` of the 95% CI (``mean [low, high]`` when clipped), or —.
 
     ``(n=k)`` follows when the metric has fewer values than ``runs_ok`` successful
     runs (a seed where it was undefined, e.g. retention after recall@1 of 0).
+    ``places`` and ``bracket`` fix the decimals and the interval's form for a whole
+    column (:func:`column`); None decides from this cell alone.
     """
     if summary is None or summary.mean is None:
         return NOT_SUPPORTED
     mean, n = summary.mean, summary.n
-    text = num(mean, metric)
+
+    def show(x: float, like: float | None = None) -> str:
+        if places is None:
+            return num(x, metric, like=like)
+        return f"{x:,.{places}f}" if metric.thousands else f"{x:.{places}f}"
+
+    text = show(mean)
     low, high = summary.ci_low, summary.ci_high
     if ci and n >= 2 and low is not None and high is not None:
         half = (high - low) / 2
         like = min(abs(mean), half) if half > 0 and mean else mean  # show the spread's digits
-        text = num(mean, metric, like=like)
-        if abs((mean - low) - (high - mean)) <= 1e-9 * max(1.0, abs(mean)):
-            text += f" ± {num(half, metric, like=like)}"
+        text = show(mean, like)
+        if not (_clipped(summary) if bracket is None else bracket):
+            text += f" ± {show(half, like)}"
         else:
-            text += f" [{num(low, metric, like=like)}, {num(high, metric, like=like)}]"
+            text += f" [{show(low, like)}, {show(high, like)}]"
     if runs_ok is not None and n < runs_ok:
         text += f" (n={n})"
     return text
+
+
+def column(summaries: list[MetricSummary | None], metric: MetricSpec,
+           runs_ok: list[int | None]) -> list[str]:
+    """One table column's cells in one form: the same decimals in every cell (enough
+    for its smallest nonzero mean, at most 4), and one interval form, ``[low, high]``
+    for every cell when any cell's interval is clipped, else ``± half-width``."""
+    means = [abs(s.mean) for s in summaries if s is not None and s.mean]
+    places = min(4, max((metric.places(m) for m in means), default=metric.decimals))
+    bracket = any(_clipped(s) for s in summaries if s is not None)
+    return [cell(s, metric, runs_ok=ok, places=places, bracket=bracket)
+            for s, ok in zip(summaries, runs_ok, strict=True)]
 
 
 def verdict_cell(comparison: Comparison | None, metric: MetricSpec, *,

@@ -18,14 +18,16 @@ from memory_bench.results.model import Result
 __all__ = ["render_html"]
 
 CSS = """
-body{font:15px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;max-width:1200px;margin:2em auto;
+body{font:15px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;max-width:1360px;margin:2em auto;
 padding:0 1em;color:#1b1b1b}
 h1{font-size:1.6em}h2{margin-top:1.8em;border-bottom:1px solid #ddd;padding-bottom:.2em}
 .scroll{overflow-x:auto;max-width:100%;margin:.6em 0 1.2em}
-table{border-collapse:collapse;font-size:13px}
+table{border-collapse:collapse;font-size:13px;width:100%}
 p,li{overflow-wrap:anywhere}
-th,td{border:1px solid #d4d4d4;padding:.25em .55em;text-align:right;white-space:nowrap}
-th{background:#f3f3f3}td:first-child,th:first-child,td.l{text-align:left}
+th,td{border:1px solid #d4d4d4;padding:.25em .4em;text-align:right;vertical-align:top}
+th{background:#f3f3f3;overflow-wrap:anywhere;font-size:12px}
+td:first-child,th:first-child,td.l{text-align:left}
+td:first-child,td .m{white-space:nowrap}td .ci{color:#555;font-size:12px}
 tr:nth-child(even) td{background:#fafafa}
 td.ahead{color:#05631d;font-weight:600}td.behind{color:#9a1010;font-weight:600}
 td.tie{color:#666}.wrap td{white-space:normal}
@@ -46,13 +48,25 @@ def _verdict_class(cell: str) -> str:
     return f' class="{word}"' if word in ("ahead", "behind", "tie") else ""
 
 
+def _cell(text: str) -> str:
+    """A value cell whose interval (``± 0.012``, ``[0.900, 1.000]``) may wrap under its
+    mean, so that a table of many metrics fits a 1,400 px window without a scrollbar."""
+    for mark in (" ± ", " ["):
+        mean, sep, rest = text.partition(mark)
+        if sep:
+            interval = sep.lstrip().replace("± ", "±\u00a0") + rest
+            return (f'<span class="m">{escape(mean)}</span> '
+                    f'<span class="ci">{escape(interval)}</span>')
+    return escape(text)
+
+
 def _table(head: list[str], rows: list[list[str]], *, verdicts: bool = False,
            wrap: bool = False) -> str:
     th = "".join(f"<th>{escape(h)}</th>" for h in head)
     body = []
     for r in rows:
         tds = "".join(
-            f"<td{_verdict_class(c) if verdicts else ''}>{escape(str(c))}</td>" for c in r
+            f"<td{_verdict_class(c) if verdicts else ''}>{_cell(str(c))}</td>" for c in r
         )
         body.append(f"<tr>{tds}</tr>")
     cls = ' class="wrap"' if wrap else ""

@@ -17,6 +17,7 @@ from memory_bench.render.format import (
     NOT_SUPPORTED,
     STRUCTURED,
     cell,
+    column,
     num,
     p_value,
     row_label,
@@ -105,14 +106,85 @@ def run_line(result: Result) -> str:
     seeds = result.seeds
     return (f"Run {result.run_id}, started {result.started_at}, finished "
             f"{result.finished_at} ({result.status}). "
-            f"{len(seeds)} seed(s): {', '.join(str(s) for s in seeds)}.")
+            f"{_seeds_said(seeds)}.")
+
+
+def _seeds_said(seeds: list[int]) -> str:
+    """``10 seeds (0-9)``, ``1 seed (0)``, ``3 seeds (0, 4, 7)``: said once, one way."""
+    n = len(seeds)
+    if n > 2 and seeds == list(range(seeds[0], seeds[0] + n)):
+        which = f"{seeds[0]}–{seeds[-1]}"
+    else:
+        which = ", ".join(map(str, seeds))
+    return f"{n} seed{'s' if n != 1 else ''} ({which})"
+
+
+def _leader(result: Result, metric: MetricSpec) -> tuple[str, list[str]] | None:
+    """("leads", [label]) when the best mean's backend is ahead of every other backend
+    in its paired verdicts on ``metric``; ("tie", labels) when the top is a tie; None
+    when there is no verdict to say it with."""
+    by_pair = {(c.a, c.b): c for c in result.comparisons or [] if c.metric == metric.name}
+    means = {b.label: s.mean for b in result.backends
+             if (s := b.summary.get(metric.name)) is not None and s.mean is not None}
+    if len(means) < 2:
+        return None
+    sign = 1 if metric.higher_is_better else -1
+    best = max(means, key=lambda lbl: sign * means[lbl])
+
+    def verdict(a: str, b: str) -> str | None:
+        if (a, b) in by_pair:
+            return by_pair[(a, b)].verdict
+        if (b, a) in by_pair:
+            return {"ahead": "behind", "behind": "ahead"}.get(by_pair[(b, a)].verdict,
+                                                                by_pair[(b, a)].verdict)
+        return None
+
+    said = {other: verdict(best, other) for other in means if other != best}
+    if any(v in (None, "pending", "insufficient data", "not supported") for v in said.values()):
+        return None
+    if all(v == "ahead" for v in said.values()):
+        return "leads", [best]
+    if all(v in ("ahead", "tie") for v in said.values()):
+        return "tie", [best, *sorted(o for o, v in said.items() if v == "tie")]
+    return None
+
+
+def lead_sentence(result: Result) -> str | None:
+    """One sentence on who leads what, from the paired verdicts (Holm-corrected): the
+    backend ahead of every other on a quality metric, or the backends tied at its top."""
+    labels = _labels(result)
+    leads: dict[str, list[str]] = {}
+    ties: list[str] = []
+    for m in measured(result, result.section("results")):
+        if is_cost(m):
+            continue
+        got = _leader(result, m)
+        if got is None:
+            continue
+        kind, who = got
+        if kind == "leads":
+            leads.setdefault(labels.get(who[0], who[0]), []).append(m.label)
+        elif len(who) <= 3:
+            ties.append(f"{m.label} ({' = '.join(labels.get(w, w) for w in who)})")
+    if not leads and not ties:
+        return None
+    parts = [f"{who} leads {', '.join(ms)}" for who, ms in leads.items()]
+    if ties:
+        parts.append("tied at the top: " + "; ".join(ties))
+    return ("Who leads, by the paired verdicts over the same questions (Holm-corrected; "
+            f"{_seeds_said(result.seeds)}): " + "; ".join(parts) + ".")
 
 
 def scenario_params(result: Result) -> dict[str, Any]:
-    """The scenario block as shown: everything but the per-seed data it derived."""
+    """The scenario block as shown: everything but the per-seed data it derived. Its
+    ``seeds`` is the scenario's default count; the seeds this run used are said once,
+    as the run line says them, so that the two never read as a contradiction."""
     d = result.scenario.to_dict()
     for key in ("data_hashes", "data_stats", "caveats"):
         d.pop(key, None)
+    if "seeds" in d:
+        d["seeds_by_default"] = d.pop("seeds")
+        d["seeds_this_run"] = list(result.seeds)
     return d
 
 
@@ -170,10 +242,12 @@ def _metric_table(result: Result, metrics: list[MetricSpec]) -> tuple[list[str],
     metrics = measured(result, metrics)
     head = ["backend", "runs ok"] + [m.label for m in metrics]
     twins = same_as(result)
+    oks: list[int | None] = [len(b.ok_runs()) for b in result.backends]
+    # column by column: one interval form and fixed decimals per column
+    cols = [column([b.summary.get(m.name) for b in result.backends], m, oks) for m in metrics]
     rows = []
-    for b in result.backends:
-        ok = len(b.ok_runs())
-        cells = [cell(b.summary.get(m.name), m, runs_ok=ok) for m in metrics]
+    for i, b in enumerate(result.backends):
+        cells = [col[i] for col in cols]
         rows.append([row_label(result, b), run_counts(b),
                      *shown_once(cells, metrics, twins.get(b.label))])
     return head, rows

@@ -13,7 +13,7 @@ import textwrap
 from collections.abc import Sequence
 
 from memory_bench.metrics.spec import category_key, split_key
-from memory_bench.render.format import STRUCTURED, cell, row_label, run_counts
+from memory_bench.render.format import STRUCTURED, cell, column, row_label, run_counts
 from memory_bench.render.sections import measured, same_as, shown_once
 from memory_bench.results.model import Result
 
@@ -108,9 +108,11 @@ def render_table(result: Result, *, width: int | None = None,
     metrics = _pick(result, columns)
     head = ["backend", "runs ok"] + [m.label for m in metrics]
     twins = same_as(result)
+    oks: list[int | None] = [None] * len(result.backends)
+    cols = [column([b.summary.get(m.name) for b in result.backends], m, oks) for m in metrics]
     rows = [[row_label(result, b), run_counts(b),
-             *shown_once([cell(b.summary.get(m.name), m) for m in metrics], metrics,
-                         twins.get(b.label))] for b in result.backends]
+             *shown_once([col[i] for col in cols], metrics, twins.get(b.label))]
+            for i, b in enumerate(result.backends)]
     lines = [*_grid(head, rows, width, left=2), *_by_category(result, width)]
     notes = [f"scenario {result.scenario.name} · {len(result.seeds)} seed(s) · mean ± "
              "half-width of the 95% t-interval · — = not supported by the backend"]

@@ -20,7 +20,7 @@ from typing import Any
 
 from memory_bench.records import strictjson
 from memory_bench.records.reader import Reader, ResultError
-from memory_bench.results.model import SCHEMA, PairRun, Result
+from memory_bench.results.model import SCHEMA, BackendEntry, PairRun, Result
 from memory_bench.results.paths import FileSet, release_report_paths
 
 __all__ = [
@@ -30,8 +30,10 @@ __all__ = [
     "load_json",
     "load_pair_file",
     "load_result",
+    "merge_pair_files",
     "new_file_mode",
     "now_iso",
+    "store_pair",
     "write_bytes_atomic",
     "write_json_exclusive",
     "write_reserved",
@@ -239,8 +241,6 @@ def load_result(path: Path, *, merge_pairs: bool = True) -> Result:
         sep = " " if str(exc).startswith("has ") else ": "
         raise ResultError(f"result file {path}{sep}{exc}") from None
     if merge_pairs and result.pairs and result.status != "complete":
-        from memory_bench.results.pairs import merge_pair_files
-
         merge_pair_files(result, path.parent / result.pairs)
     return result
 
@@ -253,3 +253,30 @@ def load_pair_file(path: Path) -> tuple[str, PairRun]:
         return r.str("label"), PairRun.read(r.at("run"))
     except ResultError as exc:
         raise ResultError(f"pair file {path}: {exc}") from None
+
+
+def store_pair(entry: BackendEntry, run: PairRun, seeds: list[int]) -> None:
+    """Put a run in its backend's list, replacing an earlier one of its seed; seed order."""
+    runs = [r for r in entry.runs if r.seed != run.seed] + [run]
+    order = {s: i for i, s in enumerate(seeds)}
+    entry.runs = sorted(runs, key=lambda r: order.get(r.seed, len(order)))
+
+
+def merge_pair_files(result: Result, directory: Path) -> int:
+    """Add every pair file in ``directory`` to ``result`` (an ok run is never replaced by
+    a failed one); returns how many were merged."""
+    if not directory.is_dir():
+        return 0
+    by_label = {b.label: b for b in result.backends}
+    merged = 0
+    for path in sorted(directory.glob("*.json")):
+        label, run = load_pair_file(path)
+        entry = by_label.get(label)
+        if entry is None:
+            continue
+        have = entry.run_for(run.seed)
+        if have is not None and have.ok and not run.ok:
+            continue
+        store_pair(entry, run, result.seeds)
+        merged += 1
+    return merged

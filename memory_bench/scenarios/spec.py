@@ -52,8 +52,9 @@ class ScenarioError(BadInput):
 
 
 def scenario_dirs() -> tuple[Path, ...]:
-    """Where scenario names are looked up: ./scenarios, then the checkout's."""
-    return (Path.cwd() / "scenarios", _REPO / "scenarios")
+    """Where scenario names are looked up: ./scenarios, then the checkout's, then the
+    copy an installed wheel carries (``files``: a link to the checkout's in the tree)."""
+    return (Path.cwd() / "scenarios", _REPO / "scenarios", Path(__file__).parent / "files")
 
 
 @dataclass(frozen=True)
@@ -165,7 +166,8 @@ def find_scenario(name_or_path: str) -> Path:
 def list_scenario_files() -> list[tuple[Path, str]]:
     """(file, where) for every scenario file, the first of a name winning."""
     seen: dict[str, tuple[Path, str]] = {}
-    for directory, where in zip(scenario_dirs(), ("./scenarios", "memory-bench"), strict=True):
+    for directory, where in zip(scenario_dirs(), ("./scenarios", "memory-bench",
+                                                  "memory-bench"), strict=True):
         if directory.is_dir():
             for p in sorted(directory.glob("*.toml")):
                 seen.setdefault(p.stem, (p, where))

@@ -21,19 +21,25 @@ import os
 import shutil
 import signal
 import tempfile
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 from memory_bench.errors import BadInput, printable
 from memory_bench.interrupts import SIGNALS
-from memory_bench.site.collect import Published, PublishedRun, collect, inside
+from memory_bench.site.collect import Published, PublishedRun, PublishedSweep, collect, inside
+from memory_bench.site.headline import MANIFEST, Headline, load_headlines, status_of
 
-__all__ = ["INTERRUPTED", "MARKER", "SiteError", "SiteSummary", "build_site"]
+__all__ = ["BUDGET", "INTERRUPTED", "MARKER", "SiteError", "SiteSummary", "build_site"]
 
 MARKER = ".memory-bench-site"  # in every directory build_site made: it may replace it
+# The site's size budget: pages, plots and report sets (reports/ is ~97 MB, ~84 MB of
+# it result JSON, which the site links instead of copying; the site was a copy of it all).
+BUDGET = 25 * 2**20
 STATIC = ("site.css", "sort.js")
 INTERRUPTED = ("interrupted; the previous site (if any) is whole and nothing temporary "
                "is left")
@@ -50,6 +56,7 @@ class SiteSummary:
     runs: int
     sweeps: int
     skipped: tuple[tuple[str, str], ...]
+    bytes: int = 0  # the built site's size
 
 
 def _check(reports: Path, out: Path, target: Path) -> None:
@@ -91,9 +98,13 @@ def _remove_leftovers(out: Path) -> None:
         shutil.rmtree(p, ignore_errors=True)
 
 
-def _copy_files(published: Published, root: Path, dest: Path) -> dict[str, dict[str, str]]:
+def _copy_files(published: Published, root: Path, dest: Path, site: Path
+                ) -> dict[str, dict[str, str]]:
     """Each run's and sweep's files into ``dest/files``; their links from the pages.
-    Each is resolved again as it is copied: only a file inside ``root`` is read."""
+    Each is resolved again as it is copied: only a file inside ``root`` is read. A
+    result's JSON (``.json.gz``: 84 of reports/' 97 MB) is not copied: its link points
+    at the file in reports/, relative to where the site will be (``site``), so the
+    site keeps its budget and the data stays where it is published."""
     files = dest / "files"
     files.mkdir()
     hrefs: dict[str, dict[str, str]] = {}
@@ -102,6 +113,9 @@ def _copy_files(published: Published, root: Path, dest: Path) -> dict[str, dict[
         for kind, path in entry.files.items():
             real = inside(path, root)
             if real is None:  # replaced by a link since it was collected
+                continue
+            if kind == "json" and path.name.endswith(".json.gz"):
+                links[kind] = Path(os.path.relpath(path.absolute(), site.absolute())).as_posix()
                 continue
             shutil.copyfile(real, files / path.name)
             links[kind] = f"files/{path.name}"
@@ -169,17 +183,52 @@ def _publish(tmp: Path, target: Path) -> None:
             tmp.rmdir()
 
 
-def build_site(reports_dir: Path, out_dir: Path, *, strict: bool = False) -> SiteSummary:
-    """Build the leaderboard of ``reports_dir`` into ``out_dir`` (replaced whole).
+def _size(directory: Path) -> int:
+    return sum(p.stat().st_size for p in directory.rglob("*") if p.is_file())
+
+
+def _statuses(published: Published, headlines: dict[str, Headline]
+              ) -> tuple[Callable[[Any], str], list[tuple[str, str]]]:
+    """A run's or sweep's place (headline, current, superseded), and a line for each
+    stem the manifest names that is not published."""
+    sweeps = {s.stem: s for s in published.sweeps}
+
+    def status(entry: Any) -> str:
+        if isinstance(entry, PublishedSweep):
+            return status_of(entry.stem, str(entry.summary.get("scenario")), headlines)
+        if entry.sweep is not None and entry.sweep in sweeps:
+            return status(sweeps[entry.sweep])
+        return status_of(entry.stem, entry.scenario.name, headlines)
+
+    known = {r.stem for r in published.runs} | set(sweeps)
+    missing = [(MANIFEST, f"names {stem}, which is not published here")
+               for h in headlines.values() for stem in (*h.results, *h.also)
+               if stem not in known]
+    return status, missing
+
+
+def build_site(reports_dir: Path, out_dir: Path, *, strict: bool = False,
+               say: Callable[[str], None] | None = None) -> SiteSummary:
+    """Build the leaderboard of ``reports_dir`` into ``out_dir`` (replaced whole);
+    ``say`` gets a line per step and per result file read.
 
     ``strict``: a file that would be skipped is a SiteError instead, nothing written."""
     from memory_bench.site.pages import index_page, scenario_file, scenario_page
 
+    def note(message: str) -> None:
+        if say is not None:
+            say(message)
+
     reports_dir, out_dir = Path(reports_dir), Path(out_dir)
     target = out_dir.resolve()  # through a symlink: the link itself is never renamed
     _check(reports_dir, out_dir, target)
-    published = collect(reports_dir)
+    headlines = load_headlines(reports_dir)
+    t0 = time.monotonic()
+    published = collect(reports_dir, on_file=lambda i, n, name: note(
+        f"reading {i}/{n} {name} ({time.monotonic() - t0:.0f} s)"))
     _unshowable(published)
+    status, missing = _statuses(published, headlines)
+    published.skipped.extend(missing)
     if strict and published.skipped:
         name, why = published.skipped[0]
         raise SiteError(f"--strict: {len(published.skipped)} file(s) of {printable(reports_dir)} "
@@ -190,17 +239,20 @@ def build_site(reports_dir: Path, out_dir: Path, *, strict: bool = False) -> Sit
                                 dir=target.parent))
     try:
         os.chmod(tmp, 0o755)
-        hrefs = _copy_files(published, reports_dir.resolve(), tmp)
+        note("copying the report sets (result JSON is linked in reports/, not copied)")
+        hrefs = _copy_files(published, reports_dir.resolve(), tmp, out_dir)
         for name in STATIC:
             (tmp / name).write_bytes(resources.files(__package__).joinpath(
                 "static", name).read_bytes())
         by_scenario = published.scenarios()
         nav = [("Leaderboard", "index.html"),
                *((name, scenario_file(name)) for name in by_scenario)]
-        pages = {"index.html": index_page(published, hrefs, nav)}
+        note(f"writing {len(by_scenario) + 1} pages")
+        pages = {"index.html": index_page(published, hrefs, nav, headlines, status)}
         for name, runs in by_scenario.items():
             sweeps = [s for s in published.sweeps if s.summary.get("scenario") == name]
-            pages[scenario_file(name)] = scenario_page(name, runs, sweeps, hrefs, nav)
+            pages[scenario_file(name)] = scenario_page(name, runs, sweeps, hrefs, nav,
+                                                       status)
         for page, html in pages.items():
             (tmp / page).write_text(html, encoding="utf-8")
         (tmp / MARKER).write_text("built by memory_bench.site; replaced whole by the next "
@@ -209,5 +261,8 @@ def build_site(reports_dir: Path, out_dir: Path, *, strict: bool = False) -> Sit
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
+    size = _size(out_dir)
+    note(f"{size / 2**20:.1f} MB in {time.monotonic() - t0:.0f} s (budget {BUDGET // 2**20} MB)"
+         + ("" if size <= BUDGET else ": OVER BUDGET, see docs/usage.md"))
     return SiteSummary(out_dir, tuple(pages), len(published.runs), len(published.sweeps),
-                       tuple(published.skipped))
+                       tuple(published.skipped), size)

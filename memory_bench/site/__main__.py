@@ -35,7 +35,9 @@ def _main(argv: list[str] | None) -> int:
                     help="a file that cannot be published is an error (exit 2), not skipped")
     args = ap.parse_args(argv)
     try:
-        summary = build_site(args.reports, args.out, strict=args.strict)
+        summary = build_site(args.reports, args.out, strict=args.strict,
+                             say=lambda m: print(f"memory-bench site: {m}", file=sys.stderr,
+                                                 flush=True))
     except (SiteError, ResultError) as exc:
         print(f"memory-bench site: {printable(exc)}", file=sys.stderr)
         return 2

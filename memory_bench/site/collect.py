@@ -7,6 +7,7 @@ file that leaves it (a symlink to a private key, ``..``) is skipped with one lin
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -112,17 +113,21 @@ def _size_problem(result: Result) -> str | None:
     return f"`params.size` is not a whole number from 0 to {MAX_SIZE:,}"
 
 
-def collect(reports: Path) -> Published:
+def collect(reports: Path, on_file: Callable[[int, int, str], None] | None = None
+            ) -> Published:
     """Read every ``*.json.gz`` and ``*.json`` directly under ``reports``.
 
     A file that is not a result or a sweep summary is listed as skipped with the
-    reader's one-line reason, never silently dropped.
+    reader's one-line reason, never silently dropped. ``on_file(i, n, name)`` is
+    called before each file is read (the build's progress lines).
     """
     out = Published()
     root = reports.resolve()
     files = sorted(p for p in reports.iterdir()
                    if p.is_file() and p.name.endswith((".json.gz", ".json")))
-    for link in files:
+    for i, link in enumerate(files, 1):
+        if on_file is not None:
+            on_file(i, len(files), link.name)
         stem = _stem(link)
         path = inside(link, root)
         if path is None:

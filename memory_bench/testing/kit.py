@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from memory_bench import crashguard
 from memory_bench.plugins.selection import BackendSelection
 from memory_bench.testing.checks import CHECKS, Check
 from memory_bench.testing.subject import Blocked, Broken, Raised, Subject
@@ -105,7 +106,11 @@ def check_selection(selection: BackendSelection, *, checks: Iterable[Check] = CH
     tmp = Path(tempfile.mkdtemp(prefix="memory-bench-check-"))
     try:
         cache = cache_dir or tmp / "cache"
-        outcomes = [run_check(selection, c, base=tmp / c.name, cache_dir=cache) for c in checks]
+        outcomes = []
+        for c in checks:
+            with crashguard.doing(f"backend {selection.label} (plugin {selection.info.plugin})",
+                                  f"the conformance check `{c.name}`"):
+                outcomes.append(run_check(selection, c, base=tmp / c.name, cache_dir=cache))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return Report(selection.label, outcomes)

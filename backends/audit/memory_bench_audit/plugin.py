@@ -174,6 +174,7 @@ def memory_bench_register_backends(registry: Any) -> None:
             options += recency_options()
         registry.add(
             name,
+            kind="audit",
             factory=_factory(spec),
             preload=_preload,
             manifest=_manifest(spec),

@@ -52,6 +52,7 @@ def _factory(options: dict[str, Any], ctx: BackendContext) -> Backend:
 def memory_bench_register_backends(registry: BackendRegistry) -> None:
     registry.add(
         "bm25",
+        kind="baseline",
         factory=_factory,
         preload=_preload,
         libraries=("bm25s", "PyStemmer"),

@@ -129,6 +129,7 @@ def _preload(options: dict[str, Any], cache_dir: Any) -> None:
 def memory_bench_register_backends(registry: Any) -> None:
     registry.add(
         "chroma",
+        kind="baseline",
         factory=_factory,
         preload=_preload,
         own_store=_own_store,

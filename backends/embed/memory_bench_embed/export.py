@@ -22,6 +22,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
 from functools import lru_cache
 from pathlib import Path
 
@@ -93,13 +94,23 @@ def exported_model(model_dir: Path, weights_sha256: str, runtime: str) -> Path:
         cmd = [sys.executable, "-m", "memory_bench_embed.export", runtime, str(tmp),
                str(source if source is not None else model_dir)]
         env = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
+        what = "quantising the encoder to int8" if source is not None else \
+            "exporting the encoder to ONNX (torch.onnx, fp32)"
+        _say(f"{what}, once for this machine (about 10-20 s); later runs reuse {name}")
+        t0 = time.monotonic()
         done = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=900)
         if done.returncode != 0 or not tmp.is_file():
             tail = (done.stderr or done.stdout).strip().splitlines()[-3:]
             raise ExportError(f"exporting the {runtime} model failed: {' | '.join(tail)}")
         os.replace(tmp, target)
         tmp.parent.rmdir()
+        _say(f"{runtime} model ready in {time.monotonic() - t0:.1f} s")
     return target
+
+
+def _say(message: str) -> None:
+    """A line on stderr while the first run waits on the export (else 14 s of silence)."""
+    print(f"memory-bench: {message}", file=sys.stderr, flush=True)
 
 
 def transformer_dir(model_dir: Path) -> Path:
@@ -142,9 +153,14 @@ def _export_fp32(model_dir: str, out: str) -> None:
         )
 
 
-def _quantize(source: str, out: str) -> None:
-    from memory_bench_embed.runtime import no_telemetry
+def no_telemetry() -> None:
+    """Before onnxruntime is first imported: its telemetry off. Otherwise the import
+    writes a device id and a database under ~/.cache/Microsoft/DeveloperTools/. Here,
+    not in runtime.py, which imports this module: the dependency points one way."""
+    os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
 
+
+def _quantize(source: str, out: str) -> None:
     no_telemetry()
     from onnxruntime.quantization import QuantType, quantize_dynamic
 

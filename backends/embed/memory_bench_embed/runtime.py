@@ -34,7 +34,13 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from memory_bench_embed.export import OPSET, exported_model, file_sha256, transformer_dir
+from memory_bench_embed.export import (
+    OPSET,
+    exported_model,
+    file_sha256,
+    no_telemetry,
+    transformer_dir,
+)
 
 __all__ = ["OnnxRuntime", "Runtime", "TorchRuntime", "cuda_available", "open_runtime",
            "resolve_runtime"]
@@ -224,12 +230,6 @@ class OnnxRuntime:
                 "onnxruntime": metadata.version("onnxruntime"), "threads": self.threads,
                 "quantization": "dynamic per-channel QInt8 weights" if self.name != "onnx"
                 else None}
-
-
-def no_telemetry() -> None:
-    """Before onnxruntime is first imported: its telemetry off. Otherwise the import
-    writes a device id and a database under ~/.cache/Microsoft/DeveloperTools/."""
-    os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
 
 
 def _mean_pool_normalise(hidden: np.ndarray, mask: np.ndarray) -> np.ndarray:

@@ -107,6 +107,7 @@ def _preload(options: dict[str, Any], cache_dir: Any) -> None:
 def memory_bench_register_backends(registry: Any) -> None:
     registry.add(
         "faiss-rag",
+        kind="baseline",
         factory=_faiss_rag,
         preload=_preload,
         manifest=backend_manifest,
@@ -121,6 +122,7 @@ def memory_bench_register_backends(registry: Any) -> None:
     )
     registry.add(
         "faiss-rag-recency",
+        kind="baseline",
         factory=_faiss_rag_recency,
         preload=_preload,
         manifest=backend_manifest,

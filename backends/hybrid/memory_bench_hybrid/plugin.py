@@ -80,6 +80,7 @@ def preload_hybrid(options: dict[str, Any], cache_dir: Any) -> None:
 def memory_bench_register_backends(registry: BackendRegistry) -> None:
     registry.add(
         "hybrid",
+        kind="baseline",
         factory=build_hybrid,
         preload=preload_hybrid,
         manifest=backend_manifest,

@@ -156,6 +156,7 @@ def _installed(dist: str) -> str:
 def memory_bench_register_backends(registry: Any) -> None:
     registry.add(
         "qdrant",
+        kind="baseline",
         factory=_factory,
         preload=_preload,
         own_store=_own_store,

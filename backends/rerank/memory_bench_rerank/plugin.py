@@ -95,6 +95,7 @@ def memory_bench_register_backends(registry: BackendRegistry) -> None:
     fusion = [o for o in FUSION_OPTIONS if o.name != "depth"]
     registry.add(
         "rerank",
+        kind="baseline",
         factory=_build,
         preload=_preload,
         manifest=_manifest,

@@ -14,7 +14,7 @@ from memory_bench_rshl import Lattice, LatticeConfig
 from memory_bench_rshl.backend import embedding_identity
 from memory_bench_rshl.dense import projection
 from memory_bench_rshl.encoder import pack_signs
-from memory_bench_rshl.encoding import make_encoder
+from memory_bench_rshl.encoders import make_encoder
 from memory_bench_rshl.persist import StoreError
 
 from memory_bench import BackendContext

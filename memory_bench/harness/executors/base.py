@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+from memory_bench import crashguard
 from memory_bench.contract.forksafety import fork_unsafe_reason
 from memory_bench.errors import BadInput
 from memory_bench.harness.isolation import fork_available, run_forked
@@ -87,7 +88,9 @@ def preload_here(selections: Sequence[BackendSelection], cache_dir: Path | None
         done.add(key)
         before = _threads()
         try:
-            sel.info.preload(dict(sel.options), cache_dir)
+            with crashguard.doing(f"backend {sel.label} (plugin {sel.info.plugin})",
+                                  "its preload"):
+                sel.info.preload(dict(sel.options), cache_dir)
         except Exception as exc:  # its pairs will fail and say why
             errors[sel.label] = f"{type(exc).__name__}: {exc}"
         started = _threads() - before

@@ -12,6 +12,7 @@ from multiprocessing.connection import wait
 from pathlib import Path
 from typing import Any
 
+from memory_bench import crashguard
 from memory_bench.harness.executors.base import (
     RECOVERY_TIMEOUT,
     Done,
@@ -74,7 +75,10 @@ class LocalExecutor:
         workdir = self._workdir(job)
         try:
             on_tag = self.progress.phase if self.progress else None
-            return run_pair(job.spec, plugins=self.plugins, workdir=workdir, on_tag=on_tag)
+            with crashguard.doing(f"backend {job.spec.label}",
+                                  f"its pair with seed {job.spec.seed} (--executor local)"):
+                return run_pair(job.spec, plugins=self.plugins, workdir=workdir,
+                                on_tag=on_tag)
         finally:
             if not self.keep_work:
                 shutil.rmtree(workdir, ignore_errors=True)

@@ -30,9 +30,10 @@ def _count(name: str, default: int, help: str, minimum: int = 0) -> Option:
 
 
 CONTINUAL_PARAMETERS: tuple[Option, ...] = (
-    _count("facts", 120, "N: facts seeded in phase 1", minimum=1),
-    _count("noise", 600, "M: interfering items in phase 3", minimum=1),
-    _count("updates", 30, "U: facts given a new value in phase 6", minimum=1),
+    _count("facts", 120, "N: facts written and probed (seed, probe)", minimum=1),
+    _count("noise", 600, "M: noise items, three fifths of them the interference every "
+                         "re-probe is measured against (interfere)", minimum=1),
+    _count("updates", 30, "U: facts given a new value, then asked (update)", minimum=1),
     Option("update_history", float, 0.0, "share of the updates followed by a history item: "
            "the old value recalled in the past tense, from a third source, after the update; "
            "the new value must outrank it too (hard and natural generators)", minimum=0.0,
@@ -59,7 +60,7 @@ CONTINUAL_PARAMETERS: tuple[Option, ...] = (
     _count("reinforce_queries", 5, "P: queries per reinforced cell"),
     Option("k", int, 5, "top-k of every probe (at least 5, for recall@5)", minimum=5,
            maximum=1000),
-    Option("consolidate", bool, False, "phase 4: the backend's sleep, when it has one"),
+    Option("consolidate", bool, False, "a consolidate step: the backend's sleep, when it has one"),
     Option("write_batch", int, 32, "items per write call", minimum=1, maximum=100_000),
     Option("region", str, "benchmark", "the region every item is written to"),
     Option("structured", bool, False, "give items subject:/relation: tags: a labelled "

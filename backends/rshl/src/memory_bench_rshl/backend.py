@@ -8,7 +8,8 @@ from typing import Any
 
 from memory_bench import BackendContext, Hit, Item, WriteResult
 from memory_bench_rshl.config import LatticeConfig, threshold
-from memory_bench_rshl.encoding import TextEncoder, make_encoder
+from memory_bench_rshl.encoders import make_encoder
+from memory_bench_rshl.encoding import TextEncoder
 from memory_bench_rshl.lattice import Lattice, Record
 from memory_bench_rshl.persist import (
     StoreError,
@@ -135,7 +136,8 @@ class RshlBackend:
                 recover(self.path)
             if is_lattice_dir(readable(self.path) if self.read_only else self.path):
                 self.lattice = load(
-                    self.path, encoder, check=lambda saved: _check_saved(self.path, saved, config),
+                    self.path, encoder, into=Lattice,
+                    check=lambda saved: _check_saved(self.path, saved, config),
                     read_only=self.read_only)
                 self.lattice.as_guest()
             else:

@@ -33,12 +33,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from memory_bench_rshl.encoder import STOP_WORDS, stem, tokenize
-from memory_bench_rshl.gate import HEADER_WORDS, entity_spans_at
+from memory_bench_rshl.gate import entity_spans_at, is_filler, speaker_and_body
 
 __all__ = ["Claim", "claim", "new_value", "relation_overlap", "speaker_and_body"]
 
 # "Caroline: ...", "Dr Mara Olsen: ...": one to three capitalised tokens, then a colon.
-_SPEAKER = re.compile(r"^\s*([A-Z][\w'’.-]*(?: [A-Z][\w'’.-]*){0,2}):\s+")
 _NUMBER = re.compile(r"^\d[\d.,:/-]*$")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
 # Words and phrases that say a value changed: what an update says and a first statement
@@ -65,22 +64,12 @@ class Claim:
         return frozenset(n for n in self.names if n != subject) | self.numbers
 
 
-def speaker_and_body(text: str) -> tuple[str | None, str]:
-    """("caroline", "I went ...") for a dialogue turn; (None, text) otherwise."""
-    m = _SPEAKER.match(text)
-    if m is None or stem(m.group(1).lower()) in HEADER_WORDS:  # "Disclaimer: ..." is no one
-        return None, text
-    return m.group(1).lower(), text[m.end():]
-
-
 def _names(sentence: str, dialogue: bool) -> list[str]:
     """A sentence's entity spans, less fillers ("Wow", "Thanks") and, in a dialogue turn,
     a one-word span opening the sentence (conversation has no headlines: it is sentence
     case) and the people it addresses: a name set off by a comma or closing on "!" or
     "?" ("Hey Mel!", "Thanks, Caroline.", "Mel, I ...") is a vocative, not what the turn
     is about."""
-    from memory_bench_rshl.gate import is_filler
-
     tokens = sentence.split()
     out = []
     for span, start in entity_spans_at(sentence):

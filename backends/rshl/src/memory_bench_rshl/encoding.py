@@ -29,11 +29,10 @@ from typing import TYPE_CHECKING, Any, Protocol
 import numpy as np
 
 if TYPE_CHECKING:
-    from memory_bench_rshl.config import LatticeConfig
     from memory_bench_rshl.encoder import IdfStats
     from memory_bench_rshl.index import CodeIndex
 
-__all__ = ["Embedding", "Encoding", "TextEncoder", "make_encoder", "mismatch"]
+__all__ = ["Embedding", "Encoding", "TextEncoder", "mismatch"]
 
 
 @dataclass(frozen=True)
@@ -102,26 +101,3 @@ def mismatch(saved: Mapping[str, Any], given: Mapping[str, Any]) -> str | None:
             return f"{key}={given.get(key)!r} (the lattice's vectors were made with " \
                    f"{key}={saved.get(key)!r})"
     return None
-
-
-def make_encoder(config: LatticeConfig, embedding: Embedding | None = None,
-                 identity: Mapping[str, Any] | None = None) -> TextEncoder:
-    """The encoder ``config.encoder`` names. ``dense`` and ``hybrid`` need an
-    ``embedding`` and its ``identity`` (model name, weights hash, ...)."""
-    from memory_bench_rshl.encoder import Encoder
-
-    c = config
-    lexical = Encoder(c.dim, c.seed, adjacent_weight=c.adjacent_weight,
-                      pair_weight=c.pair_weight, ngram_weight=c.ngram_weight,
-                      name_weight=c.name_weight)
-    if c.encoder == "lexical":
-        return lexical
-    if embedding is None:
-        raise ValueError(f"encoder={c.encoder} needs an embedding: "
-                         "make_encoder(config, embedding, identity)")
-    from memory_bench_rshl.dense import DenseEncoder, HybridEncoder
-
-    dense = DenseEncoder(c.dim, c.seed, embedding, identity or {})
-    if c.encoder == "dense":
-        return dense
-    return HybridEncoder(lexical, dense, c.dense_weight)

@@ -48,6 +48,7 @@ __all__ = [
     "is_near_duplicate",
     "normalise",
     "refusal",
+    "speaker_and_body",
     "text_subject",
 ]
 
@@ -132,8 +133,6 @@ def refusal(text: str, min_words: int, known: set[str] | dict[str, object]) -> s
         return EMPTY
     if norm in known:
         return DUPLICATE
-    from memory_bench_rshl.claims import speaker_and_body
-
     body = speaker_and_body(norm)[1]
     words = _WORD.findall(body)
     if len(words) < min_words:
@@ -197,3 +196,16 @@ def text_subject(text: str) -> str | None:
     """The first entity span of a sentence ("mara olsen"), or None."""
     spans = entity_spans(text)
     return spans[0] if spans else None
+
+
+# A dialogue turn's speaker ("Caroline: I went ..."): here, beside HEADER_WORDS, so that
+# claims.py imports the gate and never the other way round.
+_SPEAKER = re.compile(r"^\s*([A-Z][\w'’.-]*(?: [A-Z][\w'’.-]*){0,2}):\s+")
+
+
+def speaker_and_body(text: str) -> tuple[str | None, str]:
+    """("caroline", "I went ...") for a dialogue turn; (None, text) otherwise."""
+    m = _SPEAKER.match(text)
+    if m is None or stem(m.group(1).lower()) in HEADER_WORDS:  # "Disclaimer: ..." is no one
+        return None, text
+    return m.group(1).lower(), text[m.end():]

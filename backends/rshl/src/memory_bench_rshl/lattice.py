@@ -9,7 +9,7 @@ Usable on its own (no memory-bench import)::
 
 The encoder is the lattice's ``config.encoder``: ``lexical`` (model-free, the
 default) is built from the configuration; ``dense`` and ``hybrid`` are given,
-made by :func:`~memory_bench_rshl.encoding.make_encoder` over an embedding.
+made by :func:`~memory_bench_rshl.encoders.make_encoder` over an embedding.
 Every mechanism below reads similarity through the encoder, never a vector
 space of its own, so the same lattice runs over any of them.
 
@@ -40,7 +40,8 @@ from memory_bench_rshl.claims import claim, new_value, relation_overlap
 from memory_bench_rshl.config import LatticeConfig
 from memory_bench_rshl.cues import CueMemory
 from memory_bench_rshl.encoder import IdfStats, content_stems, pack_signs
-from memory_bench_rshl.encoding import Encoding, TextEncoder, make_encoder
+from memory_bench_rshl.encoders import make_encoder
+from memory_bench_rshl.encoding import Encoding, TextEncoder
 from memory_bench_rshl.gate import (
     DUPLICATE,
     DUPLICATE_ID,
@@ -736,7 +737,7 @@ class Lattice:
         ``check(saved_config)`` may refuse it first (see ``persist.load``)."""
         from memory_bench_rshl.persist import load
 
-        return load(Path(path), encoder, check=check)
+        return load(Path(path), encoder, into=cls, check=check)
 
 
 @dataclass(frozen=True)

@@ -54,7 +54,8 @@ import numpy as np
 from memory_bench_rshl.cell import Cell
 from memory_bench_rshl.config import LatticeConfig
 from memory_bench_rshl.cues import CueMemory
-from memory_bench_rshl.encoding import TextEncoder, make_encoder, mismatch
+from memory_bench_rshl.encoders import make_encoder
+from memory_bench_rshl.encoding import TextEncoder, mismatch
 
 if TYPE_CHECKING:
     from memory_bench_rshl.lattice import Lattice
@@ -225,7 +226,7 @@ def _encoder_for(path: Path, config: LatticeConfig, saved: dict[str, Any],
     return encoder
 
 
-def load(path: Path, encoder: TextEncoder | None = None, *,
+def load(path: Path, encoder: TextEncoder | None = None, *, into: type[Lattice],
          check: Callable[[LatticeConfig], None] | None = None,
          read_only: bool = False) -> Lattice:
     """Read a lattice directory, restoring ``.DIR.old`` first if a save was cut short
@@ -233,10 +234,10 @@ def load(path: Path, encoder: TextEncoder | None = None, *,
 
     ``encoder`` must be the one that made its vectors (see the module docstring).
     ``check`` is called with the saved configuration before the encoder is compared
-    or any array read, to refuse a store on the caller's own terms.
+    or any array read, to refuse a store on the caller's own terms. ``into``: the
+    class to build (``Lattice``), given by the caller, so that this module never
+    imports lattice.py, which imports it to save and load.
     """
-    from memory_bench_rshl.lattice import Lattice
-
     if read_only:
         path = readable(path)
     else:
@@ -253,7 +254,7 @@ def load(path: Path, encoder: TextEncoder | None = None, *,
     if check is not None:
         check(config)
     saved = meta.get("encoder") or {"kind": "lexical", "dim": config.dim, "seed": config.seed}
-    lat = Lattice(config, _encoder_for(path, config, saved, encoder))
+    lat = into(config, _encoder_for(path, config, saved, encoder))
     arrays = {n: np.load(path / f"{n}.npy", allow_pickle=False) for n in _ARRAYS}
     vec = np.load(path / "vec.npy", allow_pickle=False) if lat.index.vector_dim else None
     lat.index.load_arrays(arrays["codes"], arrays["acc"], arrays["scale"], vec)

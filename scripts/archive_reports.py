@@ -1,0 +1,159 @@
+"""Move the superseded result sets out of the working tree, onto an archive branch.
+
+A set is superseded when ``reports/headline.toml`` names its scenario and does not
+list the set in that scenario's ``results`` or ``also`` (the leaderboard folds the
+same sets away). Sets of scenarios the manifest does not name are kept. Each set is
+every file of its stem: ``.json.gz`` / ``.json``, ``.md``, ``.html``, ``.csv``, the
+PNGs, and a sweep's ``-size-N`` runs.
+
+::
+
+    python scripts/archive_reports.py                # what would move, and what links to it
+    python scripts/archive_reports.py --apply        # commit them to the branch, remove here
+
+``--apply`` adds the files, as they are at HEAD, to the branch ``reports-archive``
+(created when missing; one commit on top of it, made with git's plumbing, so the
+working tree and index of the current branch are untouched), then ``git rm``s them
+here; commit that removal yourself. Read an archived set with
+``git show reports-archive:reports/NAME.md``, or check the branch out beside the
+clone (``git worktree add ../memory-bench-archive reports-archive``) and build its
+leaderboard (``python -m memory_bench.site ../memory-bench-archive/reports
+site/archive``). A README or docs page that links an archived file would break
+``make docs``: ``--apply`` refuses (exit 2) while one does, and lists them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+REPORTS = ROOT / "reports"
+BRANCH = "reports-archive"
+# <date>-[sweep-]<scenario>-<run id>[-suffix]: a published set's stem
+STEM = re.compile(r"^(\d{4}-\d{2}-\d{2})-(sweep-)?(?P<scenario>.+?)-\d{8}T\d{6}-[0-9a-f]{4}"
+                  r"(?:-.+)?$")
+
+
+def _git(*args: str, env: dict[str, str] | None = None, data: bytes | None = None) -> str:
+    done = subprocess.run(["git", *args], cwd=ROOT, input=data, capture_output=True,
+                          env={**os.environ, **(env or {})}, check=False)
+    if done.returncode != 0:
+        raise SystemExit(f"archive_reports: git {' '.join(args[:2])} failed: "
+                         f"{done.stderr.decode(errors='replace').strip()}")
+    return done.stdout.decode()
+
+
+def _stems(reports: Path) -> list[str]:
+    names = (p.name for p in reports.iterdir() if p.is_file())
+    return sorted({n.removesuffix(".json.gz").removesuffix(".json") for n in names
+                   if n.endswith((".json.gz", ".json")) and STEM.match(n.split(".json")[0])})
+
+
+def _kept(reports: Path) -> dict[str, set[str]]:
+    """Scenario -> the stems the manifest keeps (results and also)."""
+    path = reports / "headline.toml"
+    if not path.is_file():
+        raise SystemExit("archive_reports: no reports/headline.toml: nothing is superseded")
+    doc = tomllib.loads(path.read_text(encoding="utf-8"))
+    return {name: {s.removesuffix(".json.gz") for s in (*e.get("results", ()),
+                                                         *e.get("also", ()))}
+            for name, e in doc.get("scenarios", {}).items()}
+
+
+def superseded_files(reports: Path) -> dict[str, list[Path]]:
+    """Superseded stem -> its files under ``reports``."""
+    kept = _kept(reports)
+    stems = _stems(reports)
+    sweeps = {s for s in stems if STEM.match(s) and STEM.match(s).group(2)}  # type: ignore[union-attr]
+    out: dict[str, list[Path]] = {}
+    for stem in stems:
+        m = STEM.match(stem)
+        assert m is not None
+        owner = next((s for s in sweeps if stem.startswith(f"{s}-size-")), None)
+        if owner is not None:
+            continue  # a sweep's size: moves (or stays) with its sweep
+        if m.group("scenario") not in kept or stem in kept[m.group("scenario")]:
+            continue
+        longer = [s for s in stems if s != stem and s.startswith(stem)]
+        files = [p for p in sorted(reports.iterdir()) if p.is_file()
+                 and (p.name.startswith(f"{stem}.") or p.name.startswith(f"{stem}-"))
+                 and not any(p.name.startswith(f"{s}.") or p.name.startswith(f"{s}-")
+                             for s in longer if not s.startswith(f"{stem}-size-"))]
+        out[stem] = files
+    return out
+
+
+def dangling_links(stems: list[str]) -> list[str]:
+    """``file:line`` of every README/docs line that links a file of these stems."""
+    out = []
+    for page in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
+        for n, line in enumerate(page.read_text(encoding="utf-8").splitlines(), 1):
+            if any(f"reports/{s}." in line or f"reports/{s}-" in line for s in stems):
+                out.append(f"{page.relative_to(ROOT)}:{n}")
+    return out
+
+
+def archive(files: list[Path]) -> str:
+    """Commit ``files`` (as at HEAD) onto BRANCH with a temporary index; its new head."""
+    parent = subprocess.run(["git", "rev-parse", "--verify", "-q", f"refs/heads/{BRANCH}"],
+                            cwd=ROOT, capture_output=True, text=True).stdout.strip()
+    with tempfile.TemporaryDirectory() as tmp:
+        env = {"GIT_INDEX_FILE": str(Path(tmp) / "index")}
+        if parent:
+            _git("read-tree", parent, env=env)
+        rels = [p.relative_to(ROOT).as_posix() for p in files]
+        for rel in rels:  # the committed blob, never a local edit
+            blob = _git("rev-parse", f"HEAD:{rel}").strip()
+            _git("update-index", "--add", "--cacheinfo", f"100644,{blob},{rel}", env=env)
+        tree = _git("write-tree", env=env).strip()
+    message = (f"Archive {len(files)} superseded report file(s) "
+               "(scripts/archive_reports.py; reports/headline.toml)")
+    commit = _git("commit-tree", tree, *(["-p", parent] if parent else []), "-m",
+                  message).strip()
+    _git("update-ref", f"refs/heads/{BRANCH}", commit, *([parent] if parent else []))
+    return commit
+
+
+def main(argv: list[str] | None = None) -> int:
+    global ROOT, REPORTS
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--apply", action="store_true", help="archive and remove them here")
+    p.add_argument("--root", type=Path, default=ROOT, help="the clone (default: this one)")
+    args = p.parse_args(argv)
+    ROOT, REPORTS = args.root.resolve(), args.root.resolve() / "reports"
+    sets = superseded_files(REPORTS)
+    files = [f for fs in sets.values() for f in fs]
+    size = sum(f.stat().st_size for f in files)
+    for stem, fs in sets.items():
+        print(f"{stem}: {len(fs)} file(s), {sum(f.stat().st_size for f in fs) / 2**20:.1f} MB")
+    print(f"{len(sets)} superseded set(s), {len(files)} file(s), {size / 2**20:.1f} MB")
+    links = dangling_links(list(sets))
+    if links:
+        print(f"{len(links)} line(s) of the README and docs link them: "
+              + ", ".join(links), file=sys.stderr)
+    if not args.apply or not files:
+        return 0
+    if links:
+        print("archive_reports: point those links at the archive branch (or drop them) "
+              "first: make docs would fail", file=sys.stderr)
+        return 2
+    dirty = _git("status", "--porcelain", "--", *(str(f.relative_to(ROOT)) for f in files))
+    if dirty.strip():
+        print(f"archive_reports: uncommitted changes to files it would move:\n{dirty}",
+              file=sys.stderr)
+        return 2
+    commit = archive(files)
+    _git("rm", "-q", "--", *(str(f.relative_to(ROOT)) for f in files))
+    print(f"archived on {BRANCH} ({commit[:12]}); removed here: commit the removal")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
