@@ -45,7 +45,8 @@ site: venv
 # plus faiss-rag with the trivial rule gate (empty, under three words, exact duplicate) as the
 # gate's reference row. The published scenarios are text-only, so no row reads tags
 # (faiss-rag:supersede=tags would be faiss-rag here). hybrid fuses the bm25 and faiss-rag
-# retrievers; rerank puts a cross-encoder over faiss-rag's (or hybrid's) top 50.
+# retrievers; rerank puts a cross-encoder over faiss-rag's (or hybrid's) top 20 (its
+# default depth since issue 38: the same first hits as a top 50 on hard; docs/performance.md).
 # The library stores (chroma, qdrant, mem0) run in their in-memory mode (mode=memory, the
 # default: no write synced to disk, so their rows time the system, not this machine's
 # disk); make bench-persistent runs them on disk beside it.
@@ -116,7 +117,8 @@ bench-encoder: venv
 # absolute path: make bench-locomo LOCOMO=../data/locomo10.json
 # The rule-gate row is left out: the protocol writes no gate set here (there is nothing to
 # refuse), so it would be faiss-rag again.
-# rerank runs here over a top 20 (its row is rerank:depth=20): LoCoMo asks 3,526 questions
+# rerank runs here over a top 20 (its row is rerank:depth=20, since issue 38 the default
+# depth): LoCoMo asks 3,526 questions
 # over ~590 turns a conversation; at depth 20 the row took 28 of the run's 57 minutes (load
 # 4-8 on 2 shared cores), so a top 50 would take ~70 minutes alone (and one conversation
 # overran the 30-minute pair timeout under load ~14). Batching the passes is no cure:

@@ -20,7 +20,7 @@ OPTIONS = [Option("mode", str, "memory", choices=("memory", "persistent")),
 def test_a_required_value_is_checked_only_when_the_option_is_given() -> None:
     assert resolve_options("x", OPTIONS, {}) == {"mode": "memory", "path": None}
     assert resolve_options("x", OPTIONS, {"mode": "persistent", "path": "d"})["path"] == "d"
-    with pytest.raises(OptionError, match="^backend x: option path needs mode=persistent$"):
+    with pytest.raises(OptionError, match=r"^backend x: option path needs mode=persistent$"):
         resolve_options("x", OPTIONS, {"path": "d"})
 
 

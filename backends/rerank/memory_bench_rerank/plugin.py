@@ -35,7 +35,8 @@ _OPTIONS = [
            "first stage: dense = faiss-rag's exact cosine; hybrid = the hybrid row's fusion "
            "(its fusion, k, weight, recency and BM25 options apply)",
            choices=("dense", "hybrid"), check=_model_problem),
-    Option("depth", int, 50, "first-stage candidates the cross-encoder rescores "
+    # 20: the first hit as at 50 on hard (benchmarks/rerank_depth.py), at 0.4x the cost
+    Option("depth", int, 20, "first-stage candidates the cross-encoder rescores "
            "(first=hybrid: also taken from each side)", minimum=1, maximum=1000),
 ]
 

@@ -32,7 +32,7 @@ def test_registration() -> None:
     assert info is not None and info.manifest is not None
     assert {c for c in Capability if info.has(c)} == {Capability.PROVENANCE, Capability.FORGET}
     defaults = {o.name: o.default for o in info.options}
-    assert (defaults["first"], defaults["depth"], defaults["fusion"]) == ("dense", 50, "rrf")
+    assert (defaults["first"], defaults["depth"], defaults["fusion"]) == ("dense", 20, "rrf")
 
 
 @pytest.mark.slow  # the embedder's manifest hashes (and may export) the ONNX encoder
