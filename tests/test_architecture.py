@@ -47,8 +47,8 @@ def test_a_run_is_analysed_once_and_written_once(fake_env, tmp_path: Path,
         monkeypatch.setattr(module, name, spy)
     real_analyse = compare.analyse
     analysed: list[str] = []
-    monkeypatch.setattr(pipeline, "analyse", lambda r: analysed.append(r.run_id)
-                        or real_analyse(r))
+    monkeypatch.setattr(pipeline, "analyse", lambda r, **k: analysed.append(r.run_id)
+                        or real_analyse(r, **k))
     plugins = load_plugins()
     out = tmp_path / "r.json"
     cfg = RunConfig(plugins=plugins, selections=select_backends(plugins.registry,

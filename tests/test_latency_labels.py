@@ -130,3 +130,20 @@ def test_qualify_is_idempotent_and_knows_the_encode_mode() -> None:
         == "e2e p50 ms"
     assert {m.name: m.label for m in qualify_latency(bare, "once")}["latency_p50_ms"] \
         == "store p50 ms"
+
+
+def test_ingest_end_to_end_is_derived_beside_the_stores_rate() -> None:
+    from memory_bench.analysis.compare import summarize_metric
+    from memory_bench.results.derived import E2E_INGEST, add_e2e_ingest
+
+    r = _encode_once(old_labels=True)
+    r.execution["encoders"] = {"m onnx": {"read_by": ["faiss-rag"], "item_texts_per_s": 250.0}}
+    assert add_e2e_ingest(r) and not add_e2e_ingest(r)  # once
+    summarize_metric(r, E2E_INGEST)
+    # faiss-rag: 1 / (1/1000 + 1/250) = 200 items/s; rshl reads no encoder: its own 1000
+    by = {b.label: b.summary[E2E_INGEST].mean for b in r.backends}
+    assert by == {"faiss-rag": pytest.approx(200.0), "rshl": pytest.approx(1000.0)}
+    text = render_table(r, width=400)
+    assert unqualified(text) == []
+    assert text.index("e2e ingest/s") < text.index("store ingest/s")
+    assert not any(c.metric == E2E_INGEST for c in analyse(r).comparisons or [])

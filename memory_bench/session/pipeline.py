@@ -14,13 +14,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from memory_bench.analysis.compare import analyse
+from memory_bench.analysis.compare import analyse, summarize_metric
 from memory_bench.errors import Interrupted
 from memory_bench.harness.executors import Executor
 from memory_bench.harness.lock import ResultLock
 from memory_bench.harness.progress import Progress
 from memory_bench.harness.runner import RunConfig, run_benchmark
 from memory_bench.render.save import save_report
+from memory_bench.results.derived import E2E_INGEST, add_e2e_ingest
 from memory_bench.results.io import write_result
 from memory_bench.results.model import Result
 from memory_bench.results.paths import ReportPaths
@@ -33,6 +34,8 @@ def analyse_and_write(result: Result, out: Path, *, workers: int = 1) -> Result:
     analysis is recorded (the pairs are kept; ``report`` analyses again)."""
     try:
         analyse(result, workers=workers)
+        if add_e2e_ingest(result):  # the store's rate and the encoders' (encode once)
+            summarize_metric(result, E2E_INGEST, bootstrap=True)
     except Exception as exc:
         result.status = "failed"
         result.error = result.error or f"analysis: {type(exc).__name__}: {exc}"
