@@ -176,7 +176,7 @@ def cmd_scenarios(args: argparse.Namespace) -> int:
     gwidth = max((len(f.get("generator") or "") for f in files), default=0)
     for f in files:
         if f.get("error"):
-            print(printable(f"{f['name']:<{width}}  ERROR {_fit(f['error'], 80)}"))
+            print(printable(f"{f['name']:<{width}}  ERROR {f['error']}"))  # whole: it says why
             continue
         gen = f.get("generator") or ""
         print(printable(f"{f['name']:<{width}}  {gen:<{gwidth}}  "

@@ -11,10 +11,11 @@ line naming the plugin or backend, the signal and the phase, exits 1, and remove
 the pair directory a fresh run had claimed and never got to write a result for
 (what the run itself does when it ends early), so the same command can run again.
 
-Signals meant for the command reach the child: one sent to the parent's pid
-(``kill``, ``timeout``) is passed on; the terminal's Ctrl-C reaches both, and
-the parent leaves it to the child. A child that died by SIGINT, SIGTERM or SIGHUP
-was interrupted: exit 130, as an interrupted run's.
+Signals meant for the command reach the child exactly once: the child has a process
+group of its own, so the terminal's Ctrl-C, a ``kill`` of the command's pid or of its
+group (``timeout``, a CI runner) reach the parent alone, which passes each on. A
+child that died by SIGINT, SIGTERM or SIGHUP was interrupted: exit 130, as an
+interrupted run's.
 
 Without ``fork`` or ``sigtimedwait`` (not Linux or macOS), or with
 ``MEMORY_BENCH_NO_CRASH_GUARD=1``, the command runs unguarded as before.
@@ -36,18 +37,24 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-__all__ = ["claimed", "describe_death", "doing", "guarded", "released"]
+__all__ = ["claimed", "command_pid", "describe_death", "doing", "guarded", "released"]
 
 ENV_OFF = "MEMORY_BENCH_NO_CRASH_GUARD"
 _SIZE = 16_384  # bytes of the shared page: the current phase and the run's claim
 _HEADER = struct.Struct("<I")  # the length of the JSON that follows
 _FORWARDED = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 _INTERRUPTS = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
-_SI_KERNEL = 0x80  # si_code of a signal the kernel sent (the terminal's Ctrl-C)
 _LOCK_WAIT = 10.0  # seconds for a dead child's own children to let go of the run's lock
 
 _board: mmap.mmap | None = None  # set in the guarded child only
 _state: dict[str, Any] = {}
+_command: int | None = None  # in the guarded child: the watching parent's pid
+
+
+def command_pid() -> int:
+    """The pid the user started (and can signal): the watching parent's in a guarded
+    command, else this process's. A run's lock names it as the result's holder."""
+    return _command if _command is not None else os.getpid()
 
 
 def _publish() -> None:
@@ -157,7 +164,7 @@ def guarded(work: Callable[[], int]) -> int:
     it died by a signal (130 for an interrupt). Call it before any thread starts."""
     if not _available():
         return work()
-    global _board
+    global _board, _command
     board = mmap.mmap(-1, _SIZE)
     board[:_HEADER.size] = _HEADER.pack(0)
     watched = {*_FORWARDED, signal.SIGCHLD}
@@ -165,11 +172,15 @@ def guarded(work: Callable[[], int]) -> int:
     sys.stdout.flush()
     sys.stderr.flush()
     pid = os.fork()
-    if pid == 0:  # the child: the command itself
-        _board = board
-        _die_with(os.getppid())
+    if pid == 0:  # the child: the command itself, in a process group of its own
+        _board, _command = board, os.getppid()
+        with contextlib.suppress(OSError):
+            os.setpgid(0, 0)
+        _die_with(_command)
         signal.pthread_sigmask(signal.SIG_SETMASK, old_mask)
         return work()
+    with contextlib.suppress(OSError):
+        os.setpgid(pid, pid)  # both sides set it: no race with a signal sent at once
     try:
         status = _wait(pid)
     finally:
@@ -214,7 +225,5 @@ def _wait(pid: int) -> int:
             return status
         if info is None or info.si_signo == signal.SIGCHLD:
             continue
-        if info.si_code == _SI_KERNEL:
-            continue  # the terminal's: sent to the whole foreground group, the child too
         with contextlib.suppress(ProcessLookupError):
             os.kill(pid, info.si_signo)

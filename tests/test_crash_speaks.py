@@ -95,7 +95,10 @@ def test_sigterm_to_the_command_reaches_the_run(cli) -> None:
                              "--seeds", "200", "--out", "r.json", "--quiet"], cwd=cli.cwd,
                             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                             text=True)
-    time.sleep(0.3)
+    deadline = time.monotonic() + 120  # once the run has claimed its result: past start-up
+    while not (cli.cwd / "r.pairs").exists() and proc.poll() is None \
+            and time.monotonic() < deadline:
+        time.sleep(0.05)
     proc.send_signal(signal.SIGTERM)
     _, err = proc.communicate(timeout=120)
     assert proc.returncode == 130, err

@@ -140,7 +140,8 @@ class ResultLock:
                 raise RunLockError(f"{what}: another run is writing this result: {holder}"
                                    ) from None
             raise
-        who = {"pid": os.getpid(), "host": platform.node(), "since": now_iso(),
+        # the pid the user started (a guarded command's watching parent): the one to signal
+        who = {"pid": crashguard.command_pid(), "host": platform.node(), "since": now_iso(),
                "command": ["memory-bench", *sys.argv[1:]]}
         os.ftruncate(fd, 0)
         os.pwrite(fd, json.dumps(who).encode(), 0)
