@@ -76,7 +76,10 @@ __all__ = [
     "NEGATIVES",
     "ContrastScore",
     "LeakScan",
+    "Observed",
     "Rows",
+    "bound_of",
+    "contrast_rows",
     "form_features",
     "names_of",
     "observe",
@@ -447,7 +450,7 @@ def contrast_rows(o: Observed, negatives: int = NEGATIVES) -> dict[str, Rows]:
                 out["answer"].add(_pair(o, q, items[i]), items[i].id in want)
         if q.tag == "update" and q.expected:
             alive = set(q.alive)
-            newest = max(items[o.by_id[e]].w for e in q.expected if e in o.by_id)
+            newest = max((items[o.by_id[e]].w for e in q.expected if e in o.by_id), default=0)
             for e in q.expected:
                 if o.by_id.get(e) in alive:
                     out["current_vs_old"].add(_pair(o, q, items[o.by_id[e]]), True)
