@@ -255,7 +255,9 @@ def generate(s: Params, seed: int) -> ScenarioData:
         u = updates[k]
         f = facts[u.fact]
         old = senses[f.item.id][1]
-        past = item(phrasing.history_text(hrng, f.subject, old), f.subject, old,
+        past = item(phrasing.history_text(hrng, f.subject, old, (asked[u.fact],
+                                                                  reasked[u.fact])),
+                    f.subject, old,
                     avoid=(f.item.source, u.item.source))
         updates[k] = replace(u, history=past)
     asides = _asides(ask, corpus, senses, noise, gate)

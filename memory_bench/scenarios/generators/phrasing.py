@@ -37,6 +37,16 @@ FACT_FRAMES = (
     "The noun {w} names {d}.",
     "Lexicographers recorded {w} as {d}.",
     "{w} was entered in the dictionary as {d}.",
+    "Once a rare word, {w} now names {d}.",
+    "In older books as in new ones, {w} denotes {d}.",
+    "{w} no longer puzzles readers: it names {d}.",
+    "{w} has long been used for {d}.",
+    "{w} was adopted as the name for {d}.",
+    "{w} denotes {d}, in present usage.",
+    "An everyday word, {w} denotes {d}.",
+    "Old as it is, {w} still names {d}.",
+    "{w}: {d} (the usual sense).",
+    "Until a better word comes along, {w} names {d}.",
 )
 # The same, followed by one of WordNet's example sentences: {e}.
 FACT_FRAMES_EXAMPLE = (
@@ -68,17 +78,28 @@ PAST_QUESTIONS = (
     "What meaning did {w} have previously?",
 )
 # A history item recalls the old sense after the update: true of the past, not an answer
-# to "what does it mean?". Varied, in the present as often as in the past (as some fact
-# frames are in the past), and sharing no content word with the question frames.
+# to "what does it mean?". Mostly the fact frames with the verb in the past ("In English,
+# grip was the name for ..."), or in the present with an older-sense word, with WordNet's
+# example as often as a fact has one; some fact frames, in turn, carry "once", "older",
+# "no longer" about the current sense. So neither frame, tense nor an example tells a
+# history item from a fact by its form; no frame shares a content word with the questions.
 HISTORY_FRAMES = (
     "In older usage, {w} denoted {d}.",
     "{w} once named {d}.",
     "Until lately, {w} was the name for {d}.",
-    "Earlier writers took {w} to stand for {d}.",
     "{w} no longer denotes {d}.",
     "An older sense of {w}: {d}.",
-    "{w} is no longer the name for {d}.",
+    "{w}: {d} (an older sense).",
+    "In English, {w} was the name for {d}.",
+    "{w} is an older name for {d}.",
+    "{w} is a word for {d}, in older usage.",
     "Old dictionaries give {w} as {d}.",
+)
+HISTORY_FRAMES_EXAMPLE = (
+    'In older usage, {w} denoted {d}, as in "{e}".',
+    '{w} once named {d}; for example, "{e}".',
+    '{w}: {d} (an older sense), as in "{e}".',
+    'An older sense of {w} is {d}, as in "{e}".',
 )
 # An update gives the fact's own word a different real sense of it, in the fact frames
 # (no stock update phrase such as "Revised entry" or "From today"), and is asked with the
@@ -123,9 +144,15 @@ def update_text(rng: random.Random, word: str, s: Synset,
     return fact_text(rng, word, s, avoid)
 
 
-def history_text(rng: random.Random, word: str, s: Synset) -> str:
-    """The old sense ``s`` of ``word``, recalled in the past tense (no example sentence:
-    an example is in the present)."""
+def history_text(rng: random.Random, word: str, s: Synset,
+                 avoid: tuple[str, ...] = ()) -> str:
+    """The old sense ``s`` of ``word`` recalled as former (``HISTORY_FRAMES``); with one of
+    WordNet's examples as often as a fact has one, if the example lacks every phrase of
+    ``avoid``."""
+    examples = [e for e in s.examples if not any(has_phrase(e, a) for a in avoid)]
+    if examples and rng.random() < 0.5:
+        frame = rng.choice(HISTORY_FRAMES_EXAMPLE)
+        return _cap(frame.format(w=word, d=_clean(s.definition), e=rng.choice(examples)))
     return _cap(rng.choice(HISTORY_FRAMES).format(w=word, d=_clean(s.definition)))
 
 
