@@ -13,7 +13,7 @@ import pytest
 from constructed_results import backend, result
 
 from memory_bench.analysis.compare import analyse
-from memory_bench.cli import MAX_WORKERS, _workers
+from memory_bench.arguments import MAX_WORKERS, _workers
 from memory_bench.harness.executors import cost
 from memory_bench.results.model import Result
 
