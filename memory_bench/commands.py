@@ -391,7 +391,9 @@ def cmd_leaks(args: argparse.Namespace) -> int:
     found = scan_scenario(loaded, scenario.name, scenario.ref(), args.train_seeds,
                           args.test_seeds, models=args.model or ("logistic", "boosting"),
                           negatives=args.negatives)
-    print_or_reader_left(render_leak_scan(found, terminal_width()))
+    # Never narrower than the table (a pipe reads as 100 columns): a wrapped line reads,
+    # a cut contrast name does not.
+    print_or_reader_left(render_leak_scan(found, max(terminal_width(), 130)))
     if args.json is not None:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         try:

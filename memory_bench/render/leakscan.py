@@ -30,9 +30,10 @@ def _bound(s: ContrastScore) -> str:
     return f"< {s.bound:g}" if s.strict else f"≤ {s.bound:g}"
 
 
-def render_leak_scan(found: LeakScan, width: int = 120) -> str:
+def render_leak_scan(found: LeakScan, width: int = 130) -> str:
     """One row per (contrast, group): the larger held-out AUC and its model, each model's
-    AUC, rows (positives) in train and test, the bound and whether it holds."""
+    AUC, rows (positives) in train and test, the bound and whether it holds. The table is
+    about 120 characters wide; narrower, rich cuts its cells."""
     from rich import box
     from rich.console import Console
     from rich.table import Table
@@ -40,18 +41,23 @@ def render_leak_scan(found: LeakScan, width: int = 120) -> str:
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False,
                   title=f"learned leak scan: {found.scenario}, train seeds "
                         f"{_seeds(found.train_seeds)}, test seeds {_seeds(found.test_seeds)}")
-    # The verdict first: a narrow terminal cuts the columns on the right.
-    for head, right in (("contrast", False), ("group", False), ("AUC", True), ("bound", True),
-                        ("", False), ("model", False), ("logistic", True), ("boosting", True),
-                        ("train (pos)", True), ("test (pos)", True)):
-        table.add_column(head, justify="right" if right else "left", no_wrap=True)
+    # The verdict first: a narrow terminal cuts the columns on the right. Each model's own
+    # AUC only when both were fitted.
+    both = len(found.models) > 1
+    heads = [("contrast", False), ("group", False), ("AUC", True), ("bound", True), ("", False),
+             ("model", False), *([("logistic", True), ("boosting", True)] if both else []),
+             ("train (pos)", True), ("test (pos)", True)]
+    for head, right in heads:
+        table.add_column(head, justify="right" if right else "left", no_wrap=True,
+                         min_width=len(head))
     last = None
     for s in found.scores:
         if last is not None and s.contrast != last:
             table.add_section()
         last = s.contrast
         table.add_row(s.contrast, s.group, _auc(s.auc), _bound(s), _verdict(s),
-                      s.model or "too few", _auc(s.auc_logistic), _auc(s.auc_boosting),
+                      s.model or "too few",
+                      *([_auc(s.auc_logistic), _auc(s.auc_boosting)] if both else []),
                       f"{s.n_train} ({s.positives_train})", f"{s.n_test} ({s.positives_test})")
     console = Console(width=width, color_system=None, force_terminal=False,
                       legacy_windows=False, soft_wrap=False)
