@@ -11,6 +11,10 @@ import pytest
 
 TESTS = Path(__file__).resolve().parent
 ROOT = TESTS.parent
+# Every run of a continual scenario fits a small leak scan at its start (seconds of CPU);
+# the suite's hundreds of tiny runs skip it, and test_leak_scan.py turns it on where it
+# is the subject (subprocesses inherit the setting).
+os.environ.setdefault("MEMORY_BENCH_LEAK_SCAN", "off")
 
 
 @pytest.fixture

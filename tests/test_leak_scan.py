@@ -8,6 +8,7 @@ import json
 import random
 from datetime import UTC, datetime, timedelta
 from functools import cache
+from pathlib import Path
 
 import pytest
 from scenario_helpers import PLUGINS, load_scenario
@@ -214,3 +215,24 @@ def test_a_result_keeps_the_small_scan_and_the_caveats_quote_it() -> None:
     assert "1 of 2 bounds broken" in line and "answer structure 0.806 (≤ 0.55, LEAK)" in line
     assert "gate:chitchat form >0.9999 (< 1)" in line  # never rounded up to a perfect 1
     assert "`memory-bench leaks --scenario hard`" in line
+
+
+def test_a_run_keeps_its_small_scan_unless_told_not_to(monkeypatch, tmp_path) -> None:
+    import fake_backends
+
+    import memory_bench
+    from memory_bench.api import Execution
+    from memory_bench.plugins import load_plugins
+
+    monkeypatch.chdir(tmp_path)
+    plugins = load_plugins([("fake_backends", fake_backends)], autoload=False)
+    for setting, kept in (("on", True), ("off", False)):
+        monkeypatch.setenv("MEMORY_BENCH_LEAK_SCAN", setting)
+        from memory_bench.harness import leakscan
+
+        leakscan._QUICK_DONE.clear()
+        result = memory_bench.run(scenario=str(Path(__file__).parents[1] / "scenarios" /
+                                               "smoke.toml"), backends=["fake-perfect"],
+                                  seeds=1, out=f"{setting}.json", plugins=plugins,
+                                  execution=Execution(executor="local"))
+        assert bool(result.scenario.leak_scan) is kept, setting

@@ -18,7 +18,7 @@ from memory_bench.scenarios.continual.leakscan import (
     summary,
 )
 
-__all__ = ["CONTINUAL_GENERATORS", "QUICK", "quick_scan", "scan_scenario"]
+__all__ = ["CONTINUAL_GENERATORS", "LEAK_SCAN_ENV", "QUICK", "quick_scan", "scan_scenario"]
 
 # The small scan a run computes: 3 train seeds, 2 test seeds, logistic regression,
 # 10 candidates a question: ~3 s of one core on hard (40 s for the full scan).
@@ -26,6 +26,7 @@ QUICK: dict[str, Any] = {"train": (100, 101, 102), "test": (0, 1), "models": ("l
                          "negatives": 10}
 
 
+LEAK_SCAN_ENV = "MEMORY_BENCH_LEAK_SCAN"  # "off": a run keeps no small scan
 _QUICK_DONE: dict[str, dict[str, Any]] = {}  # one small scan per scenario and process
 
 

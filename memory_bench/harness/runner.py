@@ -19,6 +19,7 @@ declared capabilities and the optional ``preload``.
 
 from __future__ import annotations
 
+import os
 import secrets
 import signal
 from collections.abc import Iterator
@@ -32,7 +33,7 @@ from memory_bench import interrupts
 from memory_bench.harness import livestore, workdirs
 from memory_bench.harness.executors import RECOVERY_TIMEOUT, Executor, Job, make_executor
 from memory_bench.harness.isolation import DEFAULT_TIMEOUT
-from memory_bench.harness.leakscan import CONTINUAL_GENERATORS, quick_scan
+from memory_bench.harness.leakscan import CONTINUAL_GENERATORS, LEAK_SCAN_ENV, quick_scan
 from memory_bench.harness.pair import PairSpec, generate_script, pair_prefix
 from memory_bench.harness.progress import Progress
 from memory_bench.harness.vectors import ENCODE_MODES, Tables, build_tables, plan_vectors
@@ -168,8 +169,10 @@ def _pending(cfg: RunConfig, result: Result, ex: Executor, root: Path | None) ->
             if done is None or not done.ok:
                 todo.append((si, index, sel))
                 scripts[seed] = script
-    if not result.scenario.leak_scan and cfg.scenario.generator in CONTINUAL_GENERATORS:
+    if not result.scenario.leak_scan and cfg.scenario.generator in CONTINUAL_GENERATORS \
+            and os.environ.get(LEAK_SCAN_ENV, "on") != "off":
         # The small learned leak scan, once per run (seconds): the report quotes it.
+        # MEMORY_BENCH_LEAK_SCAN=off skips it (the test suite's hundreds of tiny runs).
         result.scenario.leak_scan = quick_scan(cfg.plugins, cfg.scenario.name,
                                                cfg.scenario.ref())
     tables, plan = None, None
