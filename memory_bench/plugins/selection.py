@@ -58,7 +58,14 @@ def select_backends(registry: BackendRegistry, specs: Sequence[str]) -> list[Bac
     for req in requests:
         info = registry.get(req.name)
         if info is None:
-            installed = ", ".join(registry.names()) or "none"
+            # the audit rows by count: listed by name they pushed what follows (a plugin
+            # that failed to load, say) past the one line an error may take
+            names = registry.names()
+            audit = [n for n in names if getattr(registry.get(n), "kind", "") == "audit"]
+            shown = [n for n in names if n not in audit]
+            installed = ", ".join(shown) or "none"
+            if audit:
+                installed += f" and {len(audit)} audit rows: `memory-bench backends`"
             raise SelectionError(f"unknown backend {req.name!r} (installed: {installed})")
         options = resolve_options(req.name, info.options, dict(req.raw_options))
         key = (req.name, tuple(sorted(options.items())))
