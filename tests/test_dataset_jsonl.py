@@ -128,15 +128,20 @@ def test_any_generator_exports_every_step_kind(tmp_path: Path) -> None:
     assert kinds == {"header", "item", "probe", "strength", "forget"}
     records = [json.loads(line) for line in out.read_text().splitlines()]
     assert any("category" in r for r in records if r["type"] == "item")  # the gate's kinds
-    assert any(r.get("needs") == "strength" for r in records if r["type"] == "probe")
+    # the reinforcement's questions need no capability (reinforcementDelta reads ranks)
+    assert any(r.get("tag") == "reinforce" and "needs" not in r
+               for r in records if r["type"] == "probe")
     parsed, problems = jsonl.validate(read_data_file(out))
     assert problems == [] and parsed is not None
     run = _run(loaded, "jsonl", params(out), 0, backend="fake-recency")
     # the continual protocol's tags are scored as that protocol scores them
-    assert run.data_stats["unscored_probes"] == {"forgotten": 3, "kept": 3, "reinforce": 6}
+    # (what a JSONL file's own metrics do not score: the blind stream's other questions)
+    assert run.data_stats["unscored_probes"] == {
+        "aside": 22, "control": 1, "forgotten": 3, "kept": 2, "past": 4, "reinforce": 6,
+        "reinforced": 3}
     assert run.metrics["recall_any@5"] is None  # no probe carries a dataset tag
     assert run.metrics["recall1_before"] is not None and run.metrics["updateWinRate"] is not None
-    assert run.records is not None and len(run.records.probes) == 28  # reinforce: skipped
+    assert run.records is not None and len(run.records.probes) == 77  # every question asked
 
 
 @pytest.mark.slow

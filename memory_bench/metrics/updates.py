@@ -1,8 +1,9 @@
 """Update, conflict and abstention metrics for data that is not the continual protocol's:
 real datasets (BEAM) and a user's JSONL file.
 
-A probe naming ``outrank`` ids is an update, whatever its tag: its expected ids are the
-new statement, its outrank ids the old one it replaces. ``updateWinRate`` and
+A probe naming ``outrank`` ids is an update, whatever its tag (but the continual
+protocol's ``past`` and ``aside``): its expected ids are the new statement, its outrank
+ids the old one it replaces. ``updateWinRate`` and
 ``staleRate`` are PROTOCOL.md's definitions (``kinds.wins``, ``kinds.stale``) over
 those probes, so a file exported from the continual protocol scores the same.
 """
@@ -22,8 +23,15 @@ CONFLICT = "contradiction_resolution"  # the category of a probe whose evidence 
 _KS = (5, 10)
 
 
+# The continual protocol's tags whose outrank ids are not an update's old value: a
+# question about the former value (``past``: the old value must outrank the new) and
+# an aside about a renewed item; an exported scenario keeps them out as the scenario does.
+NOT_UPDATES = ("past", "aside")
+
+
 def _updates(v: RecordView) -> list[ProbeRecord]:
     return [p for p in v.records.probes if p.outrank and p.expected
+            and p.tag not in NOT_UPDATES
             and (v.category is None or p.category == v.category)]
 
 
