@@ -52,6 +52,8 @@ def add_e2e_ingest(result: Result) -> bool:
     for b in result.backends:
         enc = rates.get(b.label)
         for r in b.runs:
+            if not r.metrics:  # a failed pair has no metrics: none derived either
+                continue
             x = r.metrics.get(_STORE)
             if x is None or x <= 0:
                 r.metrics[E2E_INGEST] = None if x is None else x
