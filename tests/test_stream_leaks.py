@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import replace
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 from scenario_helpers import generate, load_scenario, script
@@ -148,3 +150,20 @@ def test_a_natural_reprobe_asks_by_another_synonym() -> None:
         phrase = " ".join(w for w in re.findall(r"[a-z]+", f.reprobe_question.lower())
                           if w not in frame)
         assert not re.search(rf"\b{phrase}\b", f.item.text.lower()), (phrase, f.item.text)
+
+
+def test_the_stream_is_the_same_in_every_process() -> None:
+    """The same seed gives the same stream whatever the process's string hashing (a
+    set's order once decided which asks a forget call squeezed, so the published data
+    hash of a seed could not be made again)."""
+    import subprocess
+    import sys
+
+    code = ("from scenario_helpers import load_scenario, script\n"
+            "print(*[script(load_scenario(n), s).data_hash for n in ('hard', 'natural')"
+            " for s in (1, 8)])")
+    outs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           check=True, cwd=Path(__file__).parent,
+                           env={**os.environ, "PYTHONHASHSEED": seed}).stdout
+            for seed in ("1", "2")}
+    assert len(outs) == 1, outs

@@ -255,10 +255,6 @@ def blind_script(p: ContinualParams, data: ScenarioData) -> Script:
         pool = f.all_wordings
         early, later = _early_later(rng)
         at = pos[f.item.id]
-        firsts = [plan.ask(Probe(words.take(k, pool), (f.item.id,), "probe", key=k),
-                           plan.soon(at)) for _ in range(early)]
-        start = max(a.target for a in firsts)
-        mine = list(firsts)
         u = updated.get(i)
         c = restated.get(i)
         v, v_after = turn(f.item.id)
@@ -266,6 +262,18 @@ def blind_script(p: ContinualParams, data: ScenarioData) -> Script:
             v, v_after = pos[u.item.id], max([pos[u.item.id], *(pos[h] for h in u.history_ids)])
         elif c is not None:
             v = v_after = pos[c.item.id]
+        # before a new value or a restatement is written, in a small scenario too
+        stop = v if (u is not None or c is not None) else math.inf
+        firsts = []
+        for _ in range(early):
+            t = plan.soon(at)
+            # (a deadline only where the ask would come too late: elsewhere it changes
+            # nothing, and the published streams stay as drawn)
+            firsts.append(plan.ask(Probe(words.take(k, pool), (f.item.id,), "probe", key=k),
+                                   t, **({"deadline": stop, "floor": at}
+                                         if t >= stop - 1 else {})))
+        start = max(a.target for a in firsts)
+        mine = list(firsts)
         mine.append(plan.ask(Probe(words.take(k, pool), (f.item.id,), "reprobe", key=k),
                              plan.just_before(v, start), deadline=v, floor=start,
                              hard=u is not None or c is not None))
@@ -340,7 +348,8 @@ def blind_script(p: ContinualParams, data: ScenarioData) -> Script:
     span = float(total)  # follow-ups fall among the writes, as most questions do
     for step in forgetting.forgets:
         assert isinstance(step, Forget)
-        keys = {by_fact[i] for i in step.forgotten if i in by_fact}
+        keys = sorted({by_fact[i] for i in step.forgotten if i in by_fact})  # (a set's
+        # order is the process's string hashing: the stream would differ between runs)
         asks = [a for k in keys for a in last_ask.get(k, [])]
         # at a drawn point of the whole stream, after its facts' first asks (and an
         # updated fact's update questions); a later ask that would fall after it is
