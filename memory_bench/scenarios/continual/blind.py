@@ -267,11 +267,8 @@ def blind_script(p: ContinualParams, data: ScenarioData) -> Script:
         firsts = []
         for _ in range(early):
             t = plan.soon(at)
-            # (a deadline only where the ask would come too late: elsewhere it changes
-            # nothing, and the published streams stay as drawn)
             firsts.append(plan.ask(Probe(words.take(k, pool), (f.item.id,), "probe", key=k),
-                                   t, **({"deadline": stop, "floor": at}
-                                         if t >= stop - 1 else {})))
+                                   t, deadline=stop, floor=at))
         start = max(a.target for a in firsts)
         mine = list(firsts)
         mine.append(plan.ask(Probe(words.take(k, pool), (f.item.id,), "reprobe", key=k),
@@ -471,8 +468,20 @@ def _emit(rng: random.Random, batch: int, units: list[tuple[Item, str, str]],
                 fired.add(plan.events.index(ev))
                 steps.append(ev.step)
 
+    pos = {u[0].id: n + 1 for n, u in enumerate(units)}
+    sizes = _cuts(rng, len(units), batch)
     start = 0
-    for size in _cuts(rng, len(units), batch):
+    while sizes:
+        size = sizes.pop(0)
+        # A call never holds both an ask's answer and the write that ends its time (in
+        # a small scenario a new value can follow its fact closely): it is cut before.
+        cut = min((int(a.deadline) - count - 1 for a in pending
+                   if count < a.deadline <= count + size
+                   and any(count < pos.get(i, 0) < a.deadline for i in ids_of(a.step))),
+                  default=size)
+        if 0 < cut < size:
+            sizes.insert(0, size - cut)
+            size = cut
         call = units[start:start + size]
         start += size
         ask([a for a in pending if a.deadline <= count + size and ready(a)])
