@@ -77,8 +77,10 @@ def test_result_file_records_the_stats_of_every_seed(tmp_path: Path) -> None:
     stats = doc.scenario.data_stats
     assert set(stats) == {"0", "1"}
     for seed in (0, 1):
-        # the script adds what its forget steps planned to the data's own stats
-        assert {k: v for k, v in stats[str(seed)].items() if k != "forgotten"} == \
-            generate(scenario, seed).stats
+        # the script adds what its forget steps planned and its stream's shape to the
+        # data's own stats
+        assert {k: v for k, v in stats[str(seed)].items()
+                if k not in ("forgotten", "stream")} == generate(scenario, seed).stats
+        assert stats[str(seed)]["stream"]["layout"] == "blind"
         assert stats[str(seed)]["question_overlap"]["probe"]["n"] == 12
     assert doc.backends[0].runs[0].status == "ok"

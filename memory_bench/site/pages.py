@@ -336,8 +336,9 @@ def index_page(published: Published, hrefs: Mapping[str, Mapping[str, str]],
     body.append(_table([("run", "date, scenario and run id"), ("scenario", ""),
                         ("status", "headline, current or superseded (reports/headline.toml)"),
                         ("backends", ""), ("seeds", ""),
-                        ("run state", "complete or not; dirty: run from uncommitted code; "
-                                      "verified: `memory-bench verify` passed on these bytes"),
+                        ("run state", "complete or not; marked when the run was made from "
+                                      "uncommitted code, and when `memory-bench verify` "
+                                      "passed on these bytes"),
                         ("files", "")], rows))
     if published.skipped:
         body += ["<h2>Not included</h2>", "<p>Files that are not a result or sweep "
