@@ -121,8 +121,13 @@ def test_killed_run_leaves_valid_file_and_stale_items_refused_then_resumed(
     assert doc.status == "complete" and doc.run_id == run_id
     runs = doc.backends[0].runs
     assert [r.seed for r in runs] == [0, 1, 2] and all(r.ok for r in runs)
+    def kept(run) -> dict:  # the analysis derives the e2e ingest rate for every run
+        d = run.to_dict()
+        d["metrics"] = {k: v for k, v in d["metrics"].items() if k != "e2e_ingest_items_per_s"}
+        return d
+
     for old in finished:  # not run again: the same record, to the last field
-        assert next(r for r in runs if r.seed == old.seed).to_dict() == old.to_dict()
+        assert kept(next(r for r in runs if r.seed == old.seed)) == kept(old)
     (store_check,) = doc.live_stores.values()
     check = store_check["before"]["value"]
     assert check["own"] == len(left) and check["removed_own"] == len(left)
