@@ -17,7 +17,10 @@ from memory_bench.session.pipeline import execute
 
 def _run(tmp_path: Path, specs: list[str], seeds: list[int] | None = None, **overrides):
     loaded = load_plugins([("fake_backends", fake_backends)], autoload=False)
-    scenario = load_scenario("smoke", overrides or None)
+    # The phased layout: these tests check the metrics' arithmetic against a stream whose
+    # shape they know (which probe comes after how many writes); the blind stream's own
+    # tests are in test_stream_leaks.py.
+    scenario = load_scenario("smoke", {"stream": "phased", **overrides})
     cfg = RunConfig(
         plugins=loaded,
         selections=select_backends(loaded.registry, specs),
@@ -64,7 +67,7 @@ def _fifo(capacity: int) -> dict[str, float]:
 
     at: dict[str, int] = {}
     flags: dict[str, list[bool]] = {"probe": [], "reprobe": [], "win": [], "stale": []}
-    for step in script(load_scenario("smoke"), 0).steps:
+    for step in script(load_scenario("smoke", {"stream": "phased"}), 0).steps:
         if isinstance(step, Write):
             for i in step.items:
                 at[i.id] = len(at)

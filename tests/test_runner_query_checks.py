@@ -19,8 +19,8 @@ PLUGINS = load_plugins([("broken_backends", broken_backends)], autoload=False)
 
 def _run(tmp_path: Path, *specs: str):
     cfg = RunConfig(plugins=PLUGINS, selections=select_backends(PLUGINS.registry, list(specs)),
-                    scenario=load_scenario("smoke"), seeds=[0], out=tmp_path / "r.json",
-                    executor="local")
+                    scenario=load_scenario("smoke", {"stream": "phased"}), seeds=[0],
+                    out=tmp_path / "r.json", executor="local")
     return {b.label: b.runs[0] for b in execute(cfg).backends}
 
 
