@@ -24,7 +24,7 @@ from memory_bench.site.__main__ import main
 ROOT = Path(__file__).resolve().parent.parent
 REPORTS = ROOT / "reports"
 RUNS = ("2026-11-29-default-20261129T175509-43ab", "2026-11-29-natural-20261129T175734-20d2")
-SWEEP = "2026-12-01-sweep-scale-20261201T130122-78c5"
+SWEEP = "2026-12-02-sweep-scale-20261202T124554-2def"
 WIDTHS = (1400, 390)
 
 
