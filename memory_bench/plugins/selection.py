@@ -61,7 +61,7 @@ def select_backends(registry: BackendRegistry, specs: Sequence[str]) -> list[Bac
             # the audit rows by count: listed by name they pushed what follows (a plugin
             # that failed to load, say) past the one line an error may take
             names = registry.names()
-            audit = [n for n in names if getattr(registry.get(n), "kind", "") == "audit"]
+            audit = [n for n in names if registry.get(n).kind == "audit"]
             shown = [n for n in names if n not in audit]
             installed = ", ".join(shown) or "none"
             if audit:

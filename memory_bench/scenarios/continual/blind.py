@@ -63,7 +63,6 @@ FACT_SPAN = 0.75  # facts (and noise that is given a new value) fall in this fir
 LATER_MIN = 0.3  # a new value comes at least this share of the stream after its old one
 REPROBE_GAP = 150  # writes between a fact's last early ask and its later asks, where room
 SOON = 30.0  # mean writes, beyond MIN_GAP, from a write to its early asks
-LATER = 60.0  # mean writes, beyond REPROBE_GAP, to the later asks
 TAIL = 150.0  # the reinforcement's span after the last write, in the same units
 _FOLLOW_UPS = ("forgotten", "kept")
 
@@ -180,9 +179,6 @@ class _Plan:
 
     def soon(self, after: float) -> float:
         return after + MIN_GAP + self.rng.expovariate(1.0 / SOON)
-
-    def later(self, after: float) -> float:
-        return after + REPROBE_GAP + self.rng.expovariate(1.0 / LATER)
 
     def just_before(self, turn: float, floor: float) -> float:
         """A moment shortly before ``turn`` (as far before it as an update question
@@ -468,7 +464,7 @@ def _emit(rng: random.Random, batch: int, units: list[tuple[Item, str, str]],
                 fired.add(plan.events.index(ev))
                 steps.append(ev.step)
 
-    pos = {u[0].id: n + 1 for n, u in enumerate(units)}
+    pos = plan.pos
     sizes = _cuts(rng, len(units), batch)
     start = 0
     while sizes:
