@@ -61,3 +61,58 @@ def test_a_worker_that_cannot_see_the_tables_encodes_its_own(tmp_path) -> None:
     (tmp_path / "elsewhere").mkdir()
     assert _tables_here(spec) == (spec, None)
     assert PairSpec.from_dict(spec.to_dict()) == spec  # plain data, as dask ships it
+
+
+class _Source:
+    """A vector source that records which seeds each build was given (no model)."""
+
+    identity, label = "fake|cpu", "fake"
+
+    def build(self, texts, questions, dest, cache_dir=None) -> dict:
+        return {"items": len(texts), "item_encode_s": 0.5, "query_encode_ms": [1.0] * len(
+            questions), "batch_size": 32, "dest": str(dest)}
+
+
+def test_tables_built_in_parts_cover_every_seed_once(tmp_path) -> None:
+    """With parts, each child builds a share of the seeds; together they are the same
+    tables a single child builds, and one failed share records the identity's error."""
+    import threading
+    from datetime import UTC, datetime
+
+    from memory_bench.contract.items import Item
+    from memory_bench.harness.vectors import VectorPlan, build_tables
+    from memory_bench.scenarios.script import Probe, Script, Write
+
+    when = datetime(2026, 1, 1, tzinfo=UTC)
+    scripts = {seed: Script(steps=(
+        Write(items=(Item(id=f"i{seed}", text=f"fact {seed}", source="s", timestamp=when),),
+              tag="fact"),
+        Probe(question=f"which {seed}?", expected=(f"i{seed}",), tag="probe")), k=5, seed=seed)
+        for seed in range(5)}
+    plan = VectorPlan(sources={"fake|cpu": _Source()}, readers={"faiss-rag": "fake|cpu"})
+    calls: list[str] = []
+    together: list[threading.Barrier] = []
+
+    def call(fn):
+        calls.append(threading.current_thread().name)
+        if together:
+            together[0].wait()  # times out unless both shares are in flight at once
+        return {"status": "ok", "value": fn()}
+
+    one = build_tables(plan, scripts, tmp_path, None, call)
+    assert len(calls) == 1
+    calls.clear()
+    together.append(threading.Barrier(2, timeout=10))
+    two = build_tables(plan, scripts, tmp_path, None, call, parts=2)
+    assert len(calls) == 2 and len(set(calls)) == 2  # two children, from two threads
+    assert two.dirs == one.dirs and sorted(two.dirs) == list(range(5))
+    assert two.encode_ms == one.encode_ms and two.encoders == one.encoders
+    assert two.encoders["fake|cpu"]["seeds"] == list(range(5))
+
+    def failing(fn):
+        value = fn()
+        return ({"status": "error", "error": "boom"} if 0 in value else
+                {"status": "ok", "value": value})
+
+    broken = build_tables(plan, scripts, tmp_path, None, failing, parts=2)
+    assert broken.errors == {"fake|cpu": "boom"} and broken.dirs == {}

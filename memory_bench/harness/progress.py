@@ -42,10 +42,15 @@ class Progress:
         self.total = 0
         self.finished = 0
         self._first_start: float | None = None
+        self._cost_total = 0.0
+        self._cost_done = 0.0
 
-    def plan(self, total: int) -> None:
-        """``total`` pairs will run."""
+    def plan(self, total: int, cost: float = 0.0) -> None:
+        """``total`` pairs will run; ``cost``: their expected seconds together (then
+        the ETA weighs each finished pair by its own expected cost: a run that starts
+        its longest rows first would otherwise promise far too long a rest)."""
         self.total, self.finished = total, 0
+        self._cost_total, self._cost_done = max(0.0, cost), 0.0
 
     def pair(self, label: str, seed_index: int, seeds: int) -> None:
         if self._first_start is None:
@@ -53,11 +58,12 @@ class Progress:
         self.where = f"[{label}] seed {seed_index + 1}/{seeds}"
         self._show("start")
 
-    def pair_done(self, where: str = "", status: str = "", seconds: float | None = None
-                  ) -> None:
+    def pair_done(self, where: str = "", status: str = "", seconds: float | None = None,
+                  cost: float = 0.0) -> None:
         """A pair ended: ``where`` (``[label] seed 2/10``), its status and time for the
-        plain line."""
+        plain line; ``cost``: its expected seconds (see ``plan``)."""
         self.finished += 1
+        self._cost_done += max(0.0, cost)
         if not self.plain:
             return
         took = f" in {seconds:.1f}s" if seconds is not None else ""
@@ -83,8 +89,12 @@ class Progress:
             return ""
         text = f"pairs {self.finished}/{self.total}"
         if self.finished and self._first_start is not None and self.finished < self.total:
-            per = (time.monotonic() - self._first_start) / self.finished
-            text += f" · ETA {_clock(per * (self.total - self.finished))}"
+            spent = time.monotonic() - self._first_start
+            if self._cost_total > 0 and self._cost_done > 0:
+                left = spent * (self._cost_total - self._cost_done) / self._cost_done
+            else:
+                left = spent / self.finished * (self.total - self.finished)
+            text += f" · ETA {_clock(max(0.0, left))}"
         return text
 
     def _show(self, what: str) -> None:

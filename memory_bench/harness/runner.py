@@ -32,6 +32,7 @@ from typing import Any
 from memory_bench import interrupts
 from memory_bench.harness import livestore, workdirs
 from memory_bench.harness.executors import RECOVERY_TIMEOUT, Executor, Job, make_executor
+from memory_bench.harness.executors.cost import expected_seconds
 from memory_bench.harness.isolation import DEFAULT_TIMEOUT
 from memory_bench.harness.leakscan import CONTINUAL_GENERATORS, LEAK_SCAN_ENV, quick_scan
 from memory_bench.harness.pair import PairSpec, generate_script, pair_prefix
@@ -151,7 +152,13 @@ def _caveats(cfg: RunConfig, result: Result) -> list[str]:
         return [f"The generator's caveats could not be written ({type(exc).__name__}: {exc})."]
 
 
-def _pending(cfg: RunConfig, result: Result, ex: Executor, root: Path | None) -> list[Job]:
+def _cost(job: Job) -> float:
+    """A pair's expected seconds (the executors' longest-first figures), for the ETA."""
+    return expected_seconds(job.spec.label, job.selection.info.name)
+
+
+def _pending(cfg: RunConfig, result: Result, ex: Executor, root: Path | None,
+             progress: Progress | None = None) -> list[Job]:
     """Jobs for every pair without an ok run, seed by seed; each seed's script is
     generated here first (its hash and stats go in the result; forked children
     inherit it). With ``encode="once"``, the seeds' vector tables are built next, in
@@ -179,8 +186,14 @@ def _pending(cfg: RunConfig, result: Result, ex: Executor, root: Path | None) ->
     if cfg.encode == "once" and root is not None:
         plan = plan_vectors([sel for _, _, sel in todo])
         if plan.sources:
+            if progress:
+                parts = min(getattr(ex, "table_parts", 1), len(scripts))
+                progress.note(f"encoding once: {len(scripts)} seed(s)' texts and questions "
+                              f"for {len(plan.sources)} encoder(s) shared by "
+                              f"{len(plan.readers)} row(s), {parts} child(ren) at once")
             tables = build_tables(plan, scripts, root, cfg.cache_dir,
-                                  lambda fn: ex.call(fn, cfg.timeout))
+                                  lambda fn: ex.call(fn, cfg.timeout),
+                                  parts=getattr(ex, "table_parts", 1))
             result.execution["encoders"] = {
                 info["label"]: info for info in tables.encoders.values()}
             errors = {**plan.errors, **{i: e for i, e in tables.errors.items()}}
@@ -275,14 +288,14 @@ def _run(cfg: RunConfig, ex: Executor, progress: Progress | None,
         store_pair(by_label[job.spec.label], run, cfg.seeds)
         if progress:
             progress.pair_done(f"[{job.spec.label}] seed {job.seed_index + 1}/{job.seeds}",
-                               run.status, run.seconds)
+                               run.status, run.seconds, cost=_cost(job))
 
     with _signals_deferred():
         write_result(cfg.out, result, exclusive=resume is None)
     try:
-        jobs = _pending(cfg, result, ex, root)
+        jobs = _pending(cfg, result, ex, root, progress)
         if progress:
-            progress.plan(len(jobs))
+            progress.plan(len(jobs), sum(_cost(job) for job in jobs))
         ex.run(jobs, done)
         livestore.after_run(
             cfg.selections, result.live_stores, run_id=cfg.run_id, cache_dir=cfg.cache_dir,

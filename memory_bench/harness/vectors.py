@@ -134,23 +134,43 @@ def _percentile(values: list[float], q: float) -> float | None:
     return round(float(np.percentile(values, q)), 3)
 
 
+def _in_parts(call: Call, parts: int, fns: list[Callable[[], Any]]) -> list[dict[str, Any]]:
+    """Each child call's outcome, ``parts`` children at once (threads only wait)."""
+    if parts <= 1 or len(fns) <= 1:
+        return [call(fn) for fn in fns]
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=parts) as pool:
+        return list(pool.map(call, fns))
+
+
 def build_tables(plan: VectorPlan, scripts: Mapping[int, Script], root: Path,
-                 cache_dir: Path | None, call: Call) -> Tables:
+                 cache_dir: Path | None, call: Call, parts: int = 1) -> Tables:
     """One table per identity and seed under ``root/vectors/``; an identity whose
     build fails gets none (its backends then encode every text themselves, counted
-    as misses) and the error is recorded."""
+    as misses) and the error is recorded.
+
+    ``parts`` children build an identity's seeds at once, each a share of the seeds
+    (the run's workers: the cores would otherwise wait for the pairs). A table is the
+    same whichever child builds it (one model, one thread each); only the encode
+    times then run beside each other, as the pairs do."""
     out = Tables()
     texts = {seed: script_texts(s) for seed, s in scripts.items()}
     for identity, source in plan.sources.items():
         where = root / "vectors" / hashlib.sha256(identity.encode()).hexdigest()[:16]
         jobs = [(seed, t, q, where / f"seed-{seed}") for seed, (t, q) in texts.items()]
         extras = plan.extras.get(identity, [])
-        got = call(lambda source=source, extras=extras, jobs=jobs: _build_all(
-            source, extras, scripts, jobs, cache_dir))
-        if got["status"] != "ok":
-            out.errors[identity] = str(got.get("error"))
+        shares = [jobs[i::max(1, parts)] for i in range(max(1, parts))]
+        outcomes = _in_parts(call, parts, [
+            lambda source=source, extras=extras, share=share: _build_all(
+                source, extras, scripts, share, cache_dir) for share in shares if share])
+        failed = [o for o in outcomes if o["status"] != "ok"]
+        if failed:
+            out.errors[identity] = str(failed[0].get("error"))
             continue
-        per_seed: dict[int, dict[str, Any]] = got["value"]
+        per_seed: dict[int, dict[str, Any]] = {
+            seed: meta for o in outcomes for seed, meta in o["value"].items()}
+        per_seed = dict(sorted(per_seed.items()))
         query_ms: list[float] = []
         item_s = 0.0
         items = 0

@@ -112,6 +112,9 @@ class ProcessExecutor(LocalExecutor):
         self.pair_threads = (max(1, available_cores() // workers) if workers > 1
                              else None)
         self._shown: Job | None = None
+        # The encode-once tables: as many children at once as pairs (a share of the
+        # seeds each), so no core waits while they are built.
+        self.table_parts = workers
 
     def describe(self) -> dict[str, Any]:
         out: dict[str, Any] = {"executor": self.name, "isolation": "process",
@@ -121,6 +124,7 @@ class ProcessExecutor(LocalExecutor):
                        persistent_pairs="one at a time per backend when its pairs share a "
                        "store; in parallel when each pair's store is its own workdir",
                        pairs_in_flight=f"at most {self.workers}",
+                       tables_in_flight=f"at most {self.table_parts} (a share of the seeds each)",
                        order="longest rows first (harness/executors/cost.py)")
         return out
 
