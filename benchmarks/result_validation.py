@@ -19,7 +19,7 @@ from pathlib import Path
 
 from memory_bench.results.model import Result
 
-DEFAULT = Path("reports/2026-12-01-hard-20261201T122250-beed.json.gz")
+DEFAULT = Path("reports/2026-12-04-hard-20261204T232031-0058-stores.json.gz")
 
 
 def main(paths: list[str]) -> int:

@@ -10,6 +10,7 @@ PNGs, and a sweep's ``-size-N`` runs.
 
     python scripts/archive_reports.py                # what would move, and what links to it
     python scripts/archive_reports.py --apply        # commit them to the branch, remove here
+    python scripts/archive_reports.py --relink       # first: their links become `STEM`
 
 ``--apply`` adds the files, as they are at HEAD, to the branch ``reports-archive``
 (created when missing; one commit on top of it, made with git's plumbing, so the
@@ -19,7 +20,10 @@ here; commit that removal yourself. Read an archived set with
 clone (``git worktree add ../memory-bench-archive reports-archive``) and build its
 leaderboard (``python -m memory_bench.site ../memory-bench-archive/reports
 site/archive``). A README or docs page that links an archived file would break
-``make docs``: ``--apply`` refuses (exit 2) while one does, and lists them.
+``make docs``: ``--apply`` refuses (exit 2) while one does, and lists them;
+``--relink`` rewrites each run of links to one archived set (``[Markdown](…) · [JSON](…)``)
+into the set's name in code type, keeping a descriptive label (``[hard](…)`` becomes
+``hard (`STEM`)``), in the README, docs/ and backends/*/README.md; review the diff.
 """
 
 from __future__ import annotations
@@ -90,14 +94,50 @@ def superseded_files(reports: Path) -> dict[str, list[Path]]:
     return out
 
 
+def _pages() -> list[Path]:
+    return [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")),
+            *sorted(ROOT.glob("backends/*/README.md"))]
+
+
 def dangling_links(stems: list[str]) -> list[str]:
     """``file:line`` of every README/docs line that links a file of these stems."""
     out = []
-    for page in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
+    for page in _pages():
         for n, line in enumerate(page.read_text(encoding="utf-8").splitlines(), 1):
-            if any(f"reports/{s}." in line or f"reports/{s}-" in line for s in stems):
+            if any(m["name"].startswith((f"{s}.", f"{s}-")) for m in LINK.finditer(line)
+                   for s in stems):
                 out.append(f"{page.relative_to(ROOT)}:{n}")
     return out
+
+
+# A Markdown link into reports/ (from the README, docs/ or a backend's README).
+LINK = re.compile(r"\[(?P<label>[^\]]+)\]\((?:\.\./)*reports/(?P<name>[^)\s]+)\)")
+FORMATS = {"Markdown", "HTML", "CSV", "JSON", "PNG", "report"}
+BETWEEN = re.compile(r"\s*[·,]\s*")  # what separates the links of one set
+
+
+def _stem_of(name: str, stems: list[str]) -> str | None:
+    return next((s for s in sorted(stems, key=len, reverse=True)
+                 if name.startswith((f"{s}.", f"{s}-"))), None)
+
+
+def relink(text: str, stems: list[str]) -> str:
+    """Each run of links to one of ``stems`` becomes the stem in code type."""
+    found, out, pos, i = list(LINK.finditer(text)), [], 0, 0
+    while i < len(found):
+        stem = _stem_of(found[i]["name"], stems)
+        if stem is None:
+            i += 1
+            continue
+        j = i
+        while (j + 1 < len(found)
+               and BETWEEN.fullmatch(text[found[j].end():found[j + 1].start()])
+               and _stem_of(found[j + 1]["name"], stems) == stem):
+            j += 1
+        words = [m["label"] for m in found[i:j + 1] if m["label"] not in FORMATS]
+        out += [text[pos:found[i].start()], f"{words[0]} (`{stem}`)" if words else f"`{stem}`"]
+        pos, i = found[j].end(), j + 1
+    return "".join(out) + text[pos:]
 
 
 def archive(files: list[Path]) -> str:
@@ -125,6 +165,8 @@ def main(argv: list[str] | None = None) -> int:
     global ROOT, REPORTS
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--apply", action="store_true", help="archive and remove them here")
+    p.add_argument("--relink", action="store_true",
+                   help="rewrite the README's and docs' links to them into their names")
     p.add_argument("--root", type=Path, default=ROOT, help="the clone (default: this one)")
     args = p.parse_args(argv)
     ROOT, REPORTS = args.root.resolve(), args.root.resolve() / "reports"
@@ -134,6 +176,12 @@ def main(argv: list[str] | None = None) -> int:
     for stem, fs in sets.items():
         print(f"{stem}: {len(fs)} file(s), {sum(f.stat().st_size for f in fs) / 2**20:.1f} MB")
     print(f"{len(sets)} superseded set(s), {len(files)} file(s), {size / 2**20:.1f} MB")
+    if args.relink:
+        for page in _pages():
+            text = page.read_text(encoding="utf-8")
+            if (new := relink(text, list(sets))) != text:
+                page.write_text(new, encoding="utf-8")
+                print(f"relinked {page.relative_to(ROOT)}")
     links = dangling_links(list(sets))
     if links:
         print(f"{len(links)} line(s) of the README and docs link them: "

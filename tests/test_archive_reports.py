@@ -72,3 +72,23 @@ def test_a_docs_link_to_a_set_it_would_move_stops_it(repo: Path, capsys) -> None
     assert _script().main(["--root", str(repo), "--apply"]) == 2
     assert "docs/results.md:1" in capsys.readouterr().err
     assert (repo / "reports" / f"{OLD}.md").is_file()
+
+
+def test_relink_names_the_archived_set_and_then_it_moves(repo: Path, monkeypatch) -> None:
+    """A run of links to one set becomes its name in code type (a descriptive label
+    kept); links to kept sets stay links; then --apply goes through."""
+    for var in ("GIT_AUTHOR_NAME", "GIT_COMMITTER_NAME"):
+        monkeypatch.setenv(var, "t")
+    for var in ("GIT_AUTHOR_EMAIL", "GIT_COMMITTER_EMAIL"):
+        monkeypatch.setenv(var, "t@t")
+    (repo / "docs" / "results.md").write_text(
+        f"Old ([Markdown](../reports/{OLD}.md) ·\n[JSON](../reports/{OLD}.json.gz)), "
+        f"the [first run](../reports/{OLD}.md), the [new one](../reports/{NEW}.md).\n")
+    (repo / "backends" / "x").mkdir(parents=True)
+    (repo / "backends" / "x" / "README.md").write_text(f"[hard](../../reports/{OLD}.md)\n")
+    mod = _script()
+    assert mod.main(["--root", str(repo), "--relink", "--apply"]) == 0
+    assert (repo / "docs" / "results.md").read_text() == (
+        f"Old (`{OLD}`), the first run (`{OLD}`), the [new one](../reports/{NEW}.md).\n")
+    assert (repo / "backends" / "x" / "README.md").read_text() == f"hard (`{OLD}`)\n"
+    assert not (repo / "reports" / f"{OLD}.md").exists()

@@ -7,6 +7,8 @@ from __future__ import annotations
 import gzip
 import json
 import re
+import subprocess
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -18,27 +20,48 @@ DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")),
 CITED = re.compile(r"reports/(\d{4}-\d\d-\d\d-[a-z0-9-]+?-\d{8}T\d{6}-[0-9a-f]{4}"
                    r"(?:-[a-z0-9]+)*?)(?:-quality-latency|-quality|-cost|-bars)?"
                    r"(?:\.json\.gz|\.json|\.md|\.html|\.csv|\.png|\.\*)")
-# Kept as published, cited as history: the docs say "superseded" beside each citation.
-SUPERSEDED = {
-    "2026-11-29-default-20261129T175509-43ab", "2026-11-29-natural-20261129T175734-20d2",
-    "2026-12-01-beam-20261201T192734-6644", "2026-12-01-hard-20261201T122250-beed",
-    "2026-12-01-hard-20261201T124148-4e34", "2026-12-01-hard-20261201T205033-8df6-2",
-    "2026-12-01-hard-audit-20261201T205033-8df6", "2026-12-01-locomo-20261201T130912-b6a6",
-    "2026-12-01-natural-20261201T124129-fcfe", "2026-12-01-sweep-scale-20261201T130122-78c5",
-    # the phased stream's hard files, superseded by the blind stream (2026-12-04)
-    "2026-12-02-hard-20261202T035256-a262-stores", "2026-12-02-hard-20261202T035256-a262-systems",
-    "2026-12-02-hard-20261202T042316-bc92", "2026-12-02-hard-20261202T042517-4c51",
-    "2026-12-02-hard-20261202T064628-a3cf",
-}
+# A set the docs cite as history: on the branch reports-archive (scripts/archive_reports.py)
+# and named in code type, `STEM`, where it is cited; or still under reports/ while
+# reports/headline.toml supersedes it.
+ARCHIVED = re.compile(r"`(\d{4}-\d\d-\d\d-[a-z0-9-]+?-\d{8}T\d{6}-[0-9a-f]{4}(?:-[a-z0-9]+)*)`")
+
+
+def _superseded_by_manifest() -> set[str]:
+    kept = tomllib.loads((REPORTS / "headline.toml").read_text())["scenarios"]
+    stems = {p.name.removesuffix(".json.gz") for p in REPORTS.glob("*.json.gz")
+             if "-size-" not in p.name}
+    out = set()
+    for stem in stems:
+        m = re.match(r"\d{4}-\d\d-\d\d-(?:sweep-)?(.+?)-\d{8}T\d{6}-[0-9a-f]{4}", stem)
+        entry = kept.get(m.group(1)) if m else None
+        if entry and stem not in {*entry.get("results", ()), *entry.get("also", ())}:
+            out.add(stem)
+    return out
+
+
+def _archived() -> dict[str, list[tuple[Path, int]]]:
+    """Stem named in code type -> where; only names no file under reports/ carries."""
+    out: dict[str, list[tuple[Path, int]]] = {}
+    for doc in DOCS:
+        for m in ARCHIVED.finditer(doc.read_text()):
+            if not _files(m.group(1)):
+                out.setdefault(m.group(1), []).append((doc, m.start()))
+    return out
 
 
 def _citations() -> dict[str, list[tuple[Path, int]]]:
     """Cited stem -> where (file, offset) it is cited."""
     out: dict[str, list[tuple[Path, int]]] = {}
     for doc in DOCS:
-        for m in CITED.finditer(doc.read_text()):
-            out.setdefault(m.group(1), []).append((doc, m.start()))
+        text = doc.read_text()
+        for m in CITED.finditer(text):
+            if text[max(0, m.start() - 1)] != ":":  # not `git show REV:reports/…`
+                out.setdefault(m.group(1), []).append((doc, m.start()))
     return out
+
+
+# `git show REV:reports/NAME`: a file read from history (left the tree before the archive).
+FROM_HISTORY = re.compile(r"\b([0-9a-f]{7,40}):" + CITED.pattern)
 
 
 def _files(stem: str) -> list[Path]:
@@ -60,6 +83,7 @@ def _against(c: dict) -> bool:
     return low <= 0 if effect > 0 else high >= 0
 
 
+SUPERSEDED = _superseded_by_manifest()
 CURRENT = sorted(s for s in _citations() if s not in SUPERSEDED)
 
 
@@ -69,9 +93,46 @@ def test_the_citations_are_found_and_name_files() -> None:
     assert not missing, f"cited, no result file: {missing}"
 
 
+def test_no_superseded_set_is_linked_from_the_working_tree() -> None:
+    """The manifest's superseded sets leave reports/ (make archive-reports APPLY=1)."""
+    assert not SUPERSEDED, f"superseded, still under reports/: {sorted(SUPERSEDED)}"
+
+
+def _archive_branch() -> str | None:
+    for ref in ("reports-archive", "origin/reports-archive"):
+        if subprocess.run(["git", "rev-parse", "--verify", "-q", ref], cwd=ROOT,
+                          capture_output=True).returncode == 0:
+            return ref
+    return None
+
+
+def test_each_archived_set_is_on_the_archive_branch() -> None:
+    archived = _archived()
+    assert archived, "no set named in code type: the pattern no longer matches the docs"
+    ref = _archive_branch()
+    if ref is None:
+        pytest.skip("no reports-archive branch in this clone (a single-branch clone)")
+    listed = subprocess.run(["git", "ls-tree", "--name-only", f"{ref}:reports"], cwd=ROOT,
+                            capture_output=True, text=True, check=True).stdout.split()
+    missing = [s for s in archived if f"{s}.json.gz" not in listed and f"{s}.md" not in listed]
+    assert not missing, f"named as archived, not on {ref}: {missing}"
+
+
+def test_each_file_read_from_history_is_there() -> None:
+    for doc in DOCS:
+        for m in FROM_HISTORY.finditer(doc.read_text()):
+            rev, path = m.group(1), m.group(0).split(":", 1)[1]
+            if subprocess.run(["git", "cat-file", "-e", rev], cwd=ROOT,
+                              capture_output=True).returncode != 0:
+                pytest.skip(f"{rev} is not in this clone (a shallow clone)")
+            found = subprocess.run(["git", "cat-file", "-e", f"{rev}:{path}"], cwd=ROOT,
+                                   capture_output=True).returncode == 0
+            assert found, f"{doc.name}: {rev}:{path} does not exist"
+
+
 def test_each_superseded_file_is_labelled_so_where_it_is_cited() -> None:
-    cited = _citations()
-    for stem in SUPERSEDED:
+    cited = {**_citations(), **_archived()}
+    for stem in {*SUPERSEDED, *_archived()}:
         for doc, at in cited.get(stem, []):
             text = doc.read_text()
             end = text.find("\n\n", at)

@@ -1,8 +1,8 @@
 """The leaderboard site, built from real published files and looked at in headless Chromium.
 
-The inputs are copies of the smallest published report sets (the 2026-11-29 runs and
-one size of the scale sweep with its summary), so the site is built by the project's
-own reader from files a real run wrote.
+The inputs are copies of the smallest published report sets (the 2026-11-29 default run,
+the BEAM run, and one size of the scale sweep with its summary), so the site is built
+by the project's own reader from files a real run wrote.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from memory_bench.site.__main__ import main
 
 ROOT = Path(__file__).resolve().parent.parent
 REPORTS = ROOT / "reports"
-RUNS = ("2026-11-29-default-20261129T175509-43ab", "2026-11-29-natural-20261129T175734-20d2")
+RUNS = ("2026-11-29-default-20261129T175509-43ab", "2026-12-04-beam-20261201T192734-6644")
 SWEEP = "2026-12-02-sweep-scale-20261202T124554-2def"
 WIDTHS = (1400, 390)
 
@@ -60,7 +60,7 @@ def browser():
 
 def test_site_has_a_page_per_scenario_and_the_report_sets(site: Path, reports: Path) -> None:
     assert {p.name for p in site.glob("*.html")} == {
-        "index.html", "scenario-default.html", "scenario-natural.html", "scenario-scale.html"}
+        "index.html", "scenario-beam.html", "scenario-default.html", "scenario-scale.html"}
     assert (site / MARKER).is_file() and (site / "sort.js").is_file()
     index = (site / "index.html").read_text()
     assert "notes.json" in index  # a file it could not read is named, not dropped
