@@ -29,6 +29,8 @@ into the set's name in code type, keeping a descriptive label (``[hard](…)`` b
 from __future__ import annotations
 
 import argparse
+import gzip
+import json
 import os
 import re
 import subprocess
@@ -71,6 +73,17 @@ def _kept(reports: Path) -> dict[str, set[str]]:
             for name, e in doc.get("scenarios", {}).items()}
 
 
+def _scenario(reports: Path, stem: str, named: str) -> str:
+    """The scenario a result file records (the leaderboard files it by that), else the
+    one its name gives (a sweep's summary, a file that cannot be read)."""
+    path = reports / f"{stem}.json.gz"
+    try:
+        with gzip.open(path, "rt", encoding="utf-8") as fh:
+            return str(json.load(fh)["scenario"]["name"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return named
+
+
 def superseded_files(reports: Path) -> dict[str, list[Path]]:
     """Superseded stem -> its files under ``reports``."""
     kept = _kept(reports)
@@ -83,7 +96,8 @@ def superseded_files(reports: Path) -> dict[str, list[Path]]:
         owner = next((s for s in sweeps if stem.startswith(f"{s}-size-")), None)
         if owner is not None:
             continue  # a sweep's size: moves (or stays) with its sweep
-        if m.group("scenario") not in kept or stem in kept[m.group("scenario")]:
+        scenario = _scenario(reports, stem, m.group("scenario"))
+        if scenario not in kept or stem in kept[scenario]:
             continue
         longer = [s for s in stems if s != stem and s.startswith(stem)]
         files = [p for p in sorted(reports.iterdir()) if p.is_file()

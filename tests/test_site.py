@@ -1,8 +1,8 @@
 """The leaderboard site, built from real published files and looked at in headless Chromium.
 
-The inputs are copies of the smallest published report sets (the 2026-11-29 default run,
-the BEAM run, and one size of the scale sweep with its summary), so the site is built
-by the project's own reader from files a real run wrote.
+The inputs are copies of small published report sets (the hard run's gate part, the
+BEAM run, and one size of the scale sweep with its summary), so the site is built by the
+project's own reader from files a real run wrote.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from memory_bench.site.__main__ import main
 
 ROOT = Path(__file__).resolve().parent.parent
 REPORTS = ROOT / "reports"
-RUNS = ("2026-11-29-default-20261129T175509-43ab", "2026-12-04-beam-20261201T192734-6644")
+RUNS = ("2026-12-04-hard-20261204T232031-0058-gate", "2026-12-04-beam-20261201T192734-6644")
 SWEEP = "2026-12-02-sweep-scale-20261202T124554-2def"
 WIDTHS = (1400, 390)
 
@@ -60,12 +60,12 @@ def browser():
 
 def test_site_has_a_page_per_scenario_and_the_report_sets(site: Path, reports: Path) -> None:
     assert {p.name for p in site.glob("*.html")} == {
-        "index.html", "scenario-beam.html", "scenario-default.html", "scenario-scale.html"}
+        "index.html", "scenario-beam.html", "scenario-hard.html", "scenario-scale.html"}
     assert (site / MARKER).is_file() and (site / "sort.js").is_file()
     index = (site / "index.html").read_text()
     assert "notes.json" in index  # a file it could not read is named, not dropped
     assert "<script src=\"sort.js\"></script>" in index and "http" not in index
-    page = (site / "scenario-default.html").read_text()
+    page = (site / "scenario-hard.html").read_text()
     for suffix in (".html", ".md", ".csv", "-bars.png", "-quality-latency.png"):
         name = f"files/{RUNS[0]}{suffix}"
         assert f'"{name}"' in page and (site / name).is_file(), name
@@ -139,14 +139,14 @@ def test_no_page_overflows_at_desktop_or_phone_width(site: Path, browser: Chromi
         if width >= 1400:  # every column in view: no table box scrolls (folded ones too)
             assert got["scrolling"] == [], (page.name, got["scrolling"])
         assert got["tables"] >= 1 and shot.stat().st_size > 1000
-        if page.name == "scenario-default.html":
+        if page.name == "scenario-hard.html":
             assert got["images"] == 2  # both plots load from the copied files
 
 
 def test_clicking_a_heading_sorts_the_table(site: Path, browser: Chromium) -> None:
     read = ("Array.from(document.querySelector('table.sortable').tBodies[0].rows)"
             ".map(r => r.cells[0].textContent)")
-    with browser.tab((site / "scenario-default.html").as_uri(), 1400) as tab:
+    with browser.tab((site / "scenario-hard.html").as_uri(), 1400) as tab:
         before = browser.evaluate(tab, read)
         heads = "document.querySelector('table.sortable').tHead.rows[0].cells"
         col = browser.evaluate(tab, f"Array.from({heads}).findIndex(h => "
