@@ -89,7 +89,8 @@ def test_the_terminal_table_fits_the_width_it_is_given() -> None:
     from memory_bench.render.table import render_table
     from memory_bench.session.reading import load_analysed
 
-    result = load_analysed(REPORTS / "2026-11-29-default-20261129T175509-43ab.json.gz")
+    result = load_analysed(Path(__file__).resolve().parent / "fixtures" / "published"
+                           / "2026-11-29-default-20261129T175509-43ab.json.gz")
     for width in (60, 100, 160):
         text = render_table(result, width=width)
         assert max(len(line) for line in text.splitlines()) <= width, width

@@ -15,8 +15,8 @@ from memory_bench.site.headline import HeadlineError, load_headlines
 
 ROOT = Path(__file__).resolve().parent.parent
 REPORTS = ROOT / "reports"
-OLD = "2026-11-29-default-20261129T175509-43ab"
-NEW = "2026-11-30-default-20261130T000000-beef"  # the same files under a newer name
+OLD = "2026-12-04-hard-20261204T232031-0058-gate"
+NEW = "2026-12-05-hard-20261205T000000-beef-gate"  # the same files under a newer name
 
 
 def test_every_named_file_is_published_and_the_readme_quotes_the_hard_headline() -> None:
@@ -38,7 +38,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
         shutil.copyfile(p, reports / p.name)
         shutil.copyfile(p, reports / p.name.replace(OLD, NEW))
     (reports / "headline.toml").write_text(
-        'format = "memory-bench-headline/1"\n[scenarios.default]\n'
+        'format = "memory-bench-headline/1"\n[scenarios.hard]\n'
         f'results = ["{OLD}"]\nrank = "recall1_before"\n')
     out = tmp_path_factory.mktemp("site") / "leaderboard"
     lines: list[str] = []
@@ -50,7 +50,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_the_index_ranks_the_headline_rows_with_intervals(built: Path) -> None:
     index = (built / "index.html").read_text()
-    section = index[index.index('<h2 id="default">'):index.index("<h2>Every run</h2>")]
+    section = index[index.index('<h2 id="hard">'):index.index("<h2>Every run</h2>")]
     assert OLD in section and NEW not in section.split("superseded")[0]
     assert "ranked by recall@1 (higher is better)" in section
     ranks = re.findall(r'<tr><td data-v="(\d+)">\d+</td><td class="l"><a [^>]*>([^<]+)</a></td>'
@@ -64,7 +64,7 @@ def test_the_index_ranks_the_headline_rows_with_intervals(built: Path) -> None:
 
 def test_the_scenario_page_puts_the_headline_first_and_folds_the_superseded(
         built: Path) -> None:
-    page = (built / "scenario-default.html").read_text()
+    page = (built / "scenario-hard.html").read_text()
     head, old = page.index(f'id="{OLD}"'), page.index(f'id="{NEW}"')
     fold = page.index('<details class="superseded">')
     assert head < fold < old  # the newer file is superseded: folded, after the headline
