@@ -16,8 +16,8 @@ import signal
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["SIGNALS", "Terminated", "by_user", "finished", "install", "received",
-           "start_up", "watching"]
+__all__ = ["SIGNALS", "Terminated", "by_user", "finished", "install", "pending",
+           "received", "start_up", "watching"]
 
 SIGNALS = (signal.SIGINT, signal.SIGTERM)  # the user's interrupts: Ctrl-C and SIGTERM
 
@@ -27,12 +27,14 @@ class Terminated(KeyboardInterrupt):
 
 
 _count = 0
+_last = signal.SIGINT
 _installed = 0
 
 
 def _on_signal(signum: int, frame: Any) -> None:
-    global _count
+    global _count, _last
     _count += 1
+    _last = signum
     raise Terminated if signum == signal.SIGTERM else KeyboardInterrupt
 
 
@@ -94,6 +96,15 @@ def watching() -> bool:
 def received() -> int:
     """Signals counted so far: note it before calling plugin code."""
     return _count
+
+
+def pending(before: int) -> None:
+    """Raise the user's interrupt again when a signal arrived since :func:`received` was
+    ``before`` and the run is still going: the handler's exception was lost (raised
+    inside a ``__del__``, such as a pipe's closing during garbage collection, Python
+    prints "Exception ignored" and carries on; library code may catch it)."""
+    if watching() and _count != before:
+        raise Terminated if _last == signal.SIGTERM else KeyboardInterrupt
 
 
 def by_user(exc: BaseException, before: int) -> bool:

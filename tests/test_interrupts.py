@@ -52,3 +52,33 @@ def test_undo_restores_the_previous_handlers(signum: int) -> None:
     before = signal.getsignal(signum)
     interrupts.install()()
     assert signal.getsignal(signum) is before
+
+
+class _Swallows:
+    """An object whose ``__del__`` is running when the signal arrives (as a pipe's
+    connection closing during garbage collection): Python prints "Exception ignored"
+    and the handler's interrupt is lost."""
+
+    def __init__(self, signum: int) -> None:
+        self.signum = signum
+
+    def __del__(self) -> None:
+        os.kill(os.getpid(), self.signum)
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")  # on purpose
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_an_interrupt_lost_in_a_del_is_raised_again(signum: int) -> None:
+    undo = interrupts.install()
+    try:
+        before = interrupts.received()
+        interrupts.pending(before)  # nothing arrived: nothing raised
+        obj = _Swallows(signum)
+        del obj  # the signal arrives inside __del__; its exception is ignored
+        assert interrupts.received() == before + 1
+        exc = _caught(lambda: interrupts.pending(before))
+        assert isinstance(exc, KeyboardInterrupt)
+        assert isinstance(exc, interrupts.Terminated) == (signum == signal.SIGTERM)
+    finally:
+        undo()
+    interrupts.pending(before)  # no command is watching: the library raises nothing

@@ -271,8 +271,7 @@ def _run(cfg: RunConfig, ex: Executor, progress: Progress | None,
         cfg.selections, run_id=cfg.run_id, cache_dir=cfg.cache_dir,
         clean_stale=cfg.clean_stale, isolate=lambda fn: ex.call(fn, cfg.timeout), root=root,
     )
-    if interrupts.watching() and interrupts.received() != signals:
-        raise KeyboardInterrupt  # the user's, swallowed by library code in a preload
+    interrupts.pending(signals)  # the user's, swallowed by library code in a preload
     result = _new_result(cfg, ex) if resume is None else _resumed(cfg, ex, resume)
     result.preload_errors.update(preload_errors)
     result.live_stores.update(stores)
@@ -289,6 +288,7 @@ def _run(cfg: RunConfig, ex: Executor, progress: Progress | None,
         if progress:
             progress.pair_done(f"[{job.spec.label}] seed {job.seed_index + 1}/{job.seeds}",
                                run.status, run.seconds, cost=_cost(job))
+        interrupts.pending(signals)  # one the parent lost while this pair ran: stop here
 
     with _signals_deferred():
         write_result(cfg.out, result, exclusive=resume is None)
@@ -297,6 +297,7 @@ def _run(cfg: RunConfig, ex: Executor, progress: Progress | None,
         if progress:
             progress.plan(len(jobs), sum(_cost(job) for job in jobs))
         ex.run(jobs, done)
+        interrupts.pending(signals)
         livestore.after_run(
             cfg.selections, result.live_stores, run_id=cfg.run_id, cache_dir=cfg.cache_dir,
             isolate=lambda fn: ex.call(fn, RECOVERY_TIMEOUT), root=root,
