@@ -58,7 +58,7 @@ def main() -> int:
     ap.add_argument("--json", type=Path, help="also write the counts here")
     args = ap.parse_args()
     depths = [int(d) for d in args.depths.split(",")]
-    rows_ = [f"rerank:depth={d}" for d in depths]
+    labels = [f"rerank:depth={d}" for d in depths]
 
     scratch = Path(tempfile.mkdtemp(prefix="memory-bench-rerank-depth-"))
     before = _load()
@@ -69,7 +69,7 @@ def main() -> int:
             [sys.executable, "-m", "memory_bench.cli", "run", "--scenario", args.scenario,
              "--seeds", str(args.seeds), "--no-cache", "--quiet",
              *(a for s in args.set for a in ("--set", s)),
-             *(a for row in rows_ for a in ("--backend", row)), "--out", str(out)],
+             *(a for row in labels for a in ("--backend", row)), "--out", str(out)],
             cwd=scratch, capture_output=True, text=True)
         if done.returncode != 0:
             raise SystemExit(f"exit {done.returncode}: {done.stderr[-3000:]}")
@@ -77,29 +77,29 @@ def main() -> int:
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 
-    probes = {row: _probes(doc, row) for row in rows_}
-    deep = probes[rows_[0]]
+    probes = {row: _probes(doc, row) for row in labels}
+    deep = probes[labels[0]]
     rows = {b["label"]: b for b in doc["backends"]}
-    seconds = {row: sum(r["seconds"] for r in rows[row]["runs"]) for row in rows_}
+    seconds = {row: sum(r["seconds"] for r in rows[row]["runs"]) for row in labels}
     quality = {}
-    for name in rows[rows_[0]]["runs"][0]["metrics"]:
+    for name in rows[labels[0]]["runs"][0]["metrics"]:
         if any(c in name for c in COSTS):
             continue
-        vals = [[r["metrics"].get(name) for r in rows[row]["runs"]] for row in rows_]
+        vals = [[r["metrics"].get(name) for r in rows[row]["runs"]] for row in labels]
         if all(v is not None for vs in vals for v in vs):
             quality[name] = [statistics.fmean(vs) for vs in vals]
     print(f"{args.scenario}, {args.seeds} seed(s); load before {before}, after {_load()} "
           f"({os.cpu_count()} cores)")
     same = {}
-    for d, row in zip(depths[1:], rows_[1:], strict=True):
+    for d, row in zip(depths[1:], labels[1:], strict=True):
         keys = sorted(deep.keys() & probes[row].keys())
         top1 = sum(deep[k][:1] == probes[row][k][:1] for k in keys)
         top5 = sum(deep[k][:5] == probes[row][k][:5] for k in keys)
         same[d] = {"questions": len(keys), "top1_same": top1, "top5_same": top5}
         print(f"first hit unchanged at depth {d} (against {depths[0]}): {top1} of {len(keys)}"
               f" questions; top 5 unchanged: {top5} of {len(keys)}; pairs' seconds "
-              f"{seconds[row]:.1f} against {seconds[rows_[0]]:.1f} "
-              f"(ratio {seconds[row] / seconds[rows_[0]]:.2f})")
+              f"{seconds[row]:.1f} against {seconds[labels[0]]:.1f} "
+              f"(ratio {seconds[row] / seconds[labels[0]]:.2f})")
     print("  metric                   " + "   ".join(f"depth {d:<4d}" for d in depths))
     for name, vals in quality.items():
         print(f"  {name:24s} " + "   ".join(f"{v:10.4f}" for v in vals)

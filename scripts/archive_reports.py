@@ -96,7 +96,10 @@ def superseded_files(reports: Path) -> dict[str, list[Path]]:
         owner = next((s for s in sweeps if stem.startswith(f"{s}-size-")), None)
         if owner is not None:
             continue  # a sweep's size: moves (or stays) with its sweep
-        scenario = _scenario(reports, stem, m.group("scenario"))
+        # the scenario its name gives; the file's own record where the manifest does not
+        # name that one (a name that is not its scenario's, such as a retired one)
+        named = m.group("scenario")
+        scenario = named if named in kept else _scenario(reports, stem, named)
         if scenario not in kept or stem in kept[scenario]:
             continue
         longer = [s for s in stems if s != stem and s.startswith(stem)]
@@ -106,6 +109,16 @@ def superseded_files(reports: Path) -> dict[str, list[Path]]:
                              for s in longer if not s.startswith(f"{stem}-size-"))]
         out[stem] = files
     return out
+
+
+def archive_ref(root: Path) -> str | None:
+    """The archive branch as this clone has it: the local branch, else the remote's (a
+    plain clone has only ``origin/reports-archive``); None in a single-branch clone."""
+    for ref in (BRANCH, f"origin/{BRANCH}"):
+        if subprocess.run(["git", "rev-parse", "--verify", "-q", ref], cwd=root,
+                          capture_output=True).returncode == 0:
+            return ref
+    return None
 
 
 def _pages() -> list[Path]:

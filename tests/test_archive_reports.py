@@ -4,11 +4,11 @@ a docs link to a set it would move stops it."""
 
 from __future__ import annotations
 
-import importlib.util
 import subprocess
 from pathlib import Path
 
 import pytest
+from archive_script import archive_script
 
 ROOT = Path(__file__).resolve().parent.parent
 OLD = "2026-12-01-hard-20261201T122250-beed"
@@ -17,12 +17,7 @@ OTHER = "2026-11-29-default-20261129T175509-43ab"
 
 
 def _script():
-    spec = importlib.util.spec_from_file_location("archive_reports",
-                                                  ROOT / "scripts" / "archive_reports.py")
-    assert spec and spec.loader
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return archive_script()
 
 
 def _git(repo: Path, *args: str) -> str:

@@ -8,10 +8,10 @@ import gzip
 import json
 import re
 import subprocess
-import tomllib
 from pathlib import Path
 
 import pytest
+from archive_script import archive_script
 
 ROOT = Path(__file__).resolve().parents[1]
 REPORTS = ROOT / "reports"
@@ -24,19 +24,6 @@ CITED = re.compile(r"reports/(\d{4}-\d\d-\d\d-[a-z0-9-]+?-\d{8}T\d{6}-[0-9a-f]{4
 # and named in code type, `STEM`, where it is cited; or still under reports/ while
 # reports/headline.toml supersedes it.
 ARCHIVED = re.compile(r"`(\d{4}-\d\d-\d\d-[a-z0-9-]+?-\d{8}T\d{6}-[0-9a-f]{4}(?:-[a-z0-9]+)*)`")
-
-
-def _superseded_by_manifest() -> set[str]:
-    kept = tomllib.loads((REPORTS / "headline.toml").read_text())["scenarios"]
-    stems = {p.name.removesuffix(".json.gz") for p in REPORTS.glob("*.json.gz")
-             if "-size-" not in p.name}
-    out = set()
-    for stem in stems:
-        m = re.match(r"\d{4}-\d\d-\d\d-(?:sweep-)?(.+?)-\d{8}T\d{6}-[0-9a-f]{4}", stem)
-        entry = kept.get(m.group(1)) if m else None
-        if entry and stem not in {*entry.get("results", ()), *entry.get("also", ())}:
-            out.add(stem)
-    return out
 
 
 def _archived() -> dict[str, list[tuple[Path, int]]]:
@@ -83,7 +70,7 @@ def _against(c: dict) -> bool:
     return low <= 0 if effect > 0 else high >= 0
 
 
-SUPERSEDED = _superseded_by_manifest()
+SUPERSEDED = set(archive_script().superseded_files(REPORTS))
 CURRENT = sorted(s for s in _citations() if s not in SUPERSEDED)
 
 
@@ -98,18 +85,10 @@ def test_no_superseded_set_is_linked_from_the_working_tree() -> None:
     assert not SUPERSEDED, f"superseded, still under reports/: {sorted(SUPERSEDED)}"
 
 
-def _archive_branch() -> str | None:
-    for ref in ("reports-archive", "origin/reports-archive"):
-        if subprocess.run(["git", "rev-parse", "--verify", "-q", ref], cwd=ROOT,
-                          capture_output=True).returncode == 0:
-            return ref
-    return None
-
-
 def test_each_archived_set_is_on_the_archive_branch() -> None:
     archived = _archived()
     assert archived, "no set named in code type: the pattern no longer matches the docs"
-    ref = _archive_branch()
+    ref = archive_script().archive_ref(ROOT)
     if ref is None:
         pytest.skip("no reports-archive branch in this clone (a single-branch clone)")
     listed = subprocess.run(["git", "ls-tree", "--name-only", f"{ref}:reports"], cwd=ROOT,

@@ -10,6 +10,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from archive_script import archive_script
 
 RUN = ("run", "--backend", "fake-noprov", "--scenario", "smoke", "--seed", "0", "--quiet")
 
@@ -77,9 +78,7 @@ def test_the_relabelled_published_files_say_dirty() -> None:
     """The three 2026-12-02 files made at 8646467 with uncommitted changes (archived on the
     branch reports-archive with the rest of the phased stream's sets)."""
     root = Path(__file__).resolve().parents[1]
-    ref = next((r for r in ("reports-archive", "origin/reports-archive")
-                if subprocess.run(["git", "rev-parse", "--verify", "-q", r], cwd=root,
-                                  capture_output=True).returncode == 0), None)
+    ref = archive_script().archive_ref(root)
     if ref is None:
         pytest.skip("no reports-archive branch in this clone (a single-branch clone)")
     for stem in ("2026-12-02-hard-20261202T042316-bc92", "2026-12-02-hard-20261202T042517-4c51",

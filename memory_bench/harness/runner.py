@@ -186,14 +186,13 @@ def _pending(cfg: RunConfig, result: Result, ex: Executor, root: Path | None,
     if cfg.encode == "once" and root is not None:
         plan = plan_vectors([sel for _, _, sel in todo])
         if plan.sources:
+            parts = min(ex.table_parts, len(scripts))
             if progress:
-                parts = min(getattr(ex, "table_parts", 1), len(scripts))
                 progress.note(f"encoding once: {len(scripts)} seed(s)' texts and questions "
                               f"for {len(plan.sources)} encoder(s) shared by "
                               f"{len(plan.readers)} row(s), {parts} child(ren) at once")
             tables = build_tables(plan, scripts, root, cfg.cache_dir,
-                                  lambda fn: ex.call(fn, cfg.timeout),
-                                  parts=getattr(ex, "table_parts", 1))
+                                  lambda fn: ex.call(fn, cfg.timeout), parts=parts)
             result.execution["encoders"] = {
                 info["label"]: info for info in tables.encoders.values()}
             errors = {**plan.errors, **{i: e for i, e in tables.errors.items()}}

@@ -53,6 +53,9 @@ class ExecutorError(BadInput):
 
 class Executor(Protocol):
     name: str
+    # How many children ``call`` may run at once for work that splits (the encode-once
+    # tables, a share of the seeds each): the cores the pairs would use.
+    table_parts: int
 
     def describe(self) -> dict[str, Any]:
         """What the result's ``execution`` block records about this executor."""

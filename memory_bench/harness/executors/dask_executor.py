@@ -166,6 +166,7 @@ class DaskExecutor:
     """Pairs as dask tasks; the parent streams them back, times them, and recovers."""
 
     name = "dask"
+    table_parts = 1  # the tables are built by one child of the parent, beside the cluster
 
     def __init__(self, plugins: LoadedPlugins, progress: Progress | None = None, *,
                  keep_work: bool = False, timeout: float | None = None,

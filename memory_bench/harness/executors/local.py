@@ -39,6 +39,7 @@ class LocalExecutor:
     """Pairs in this process, one after another: no timeout, no crash protection."""
 
     name = "local"
+    table_parts = 1  # everything in this process, one thing at a time
 
     def __init__(self, plugins: LoadedPlugins, progress: Progress | None = None, *,
                  keep_work: bool = False, note: str | None = None,
