@@ -20,6 +20,7 @@ __all__ = [
     "LATENCY_PARTS",
     "all_at",
     "any_at",
+    "flag_rows",
     "forget_latency_outcomes",
     "found",
     "ingest_outcomes",
@@ -55,10 +56,16 @@ def _rows(pairs: Iterable[tuple[str, tuple[float, ...]]]) -> Outcomes:
     return out
 
 
+def flag_rows(flag: Flag, probes: Iterable[ProbeRecord]) -> Outcomes:
+    """1.0 / 0.0 per probe of ``probes`` as ``flag`` holds, keyed by tag and question,
+    every one kept (a question asked three times is three rows)."""
+    return _rows((_key(p, i), (float(flag(p)),)) for i, p in enumerate(probes))
+
+
 def probe_outcomes(flag: Flag, *tags: str) -> Callable[[RecordView], Outcomes]:
     """1.0 / 0.0 per probe of ``tags`` as ``flag`` holds: the rows of a share."""
     def f(v: RecordView) -> Outcomes:
-        return _rows((_key(p, i), (float(flag(p)),)) for i, p in enumerate(v.probes(*tags)))
+        return flag_rows(flag, v.probes(*tags))
     return f
 
 

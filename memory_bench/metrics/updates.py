@@ -36,10 +36,11 @@ def _updates(v: RecordView) -> list[ProbeRecord]:
 
 
 def _rows(flag: kinds.Flag) -> Callable[[RecordView], Outcomes]:
-    """1.0 / 0.0 per update probe, keyed by tag and question as kinds keys probes."""
+    """1.0 / 0.0 per update probe, keyed by tag and question as kinds keys probes, every
+    ask its own row as there (keyed by question alone, a fact's second update question
+    replaced its first, and an exported scenario scored otherwise than the scenario)."""
     def f(v: RecordView) -> Outcomes:
-        return {f"{p.tag}/{p.key if p.key is not None else f'#{i}'}": (float(flag(p)),)
-                for i, p in enumerate(_updates(v))}
+        return kinds.flag_rows(flag, _updates(v))
     return f
 
 
