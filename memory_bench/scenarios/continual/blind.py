@@ -10,24 +10,29 @@ left others, so here every role is drawn from one distribution:
   items, restatements and gate items are placed by seeded random keys, under the order
   the answer key needs (a fact before its new value, a new value before its history
   item, an original before its copy), facts and renewed noise in the first
-  ``FACT_SPAN`` of the stream so that their later values have room. Write calls are cut
-  at sizes drawn independently of what they hold, so one call mixes kinds.
+  ``FACT_SPAN`` of the stream so that their later values have room; a later value comes
+  a drawn gap after its old one (``_later``, ``_then``), not anywhere after it, so that
+  questions do not pile up at the stream's end. Write calls are cut at sizes drawn
+  independently of what they hold, so one call mixes kinds.
 - **Questions about everything, at the same times.** Every fact, and as many items
   outside the facts (asides: noise, distractors' new values), is asked once or twice
-  soon after its write and again two or three times after at least ``REPROBE_GAP``
-  more writes, each ask in a wording not used before for that item. For an updated
-  fact the later asks are split between one re-probe (before the new value is written)
-  and the update's questions (now, and about the past), so the count of questions a
-  fact or person gets says nothing about whether it changed.
+  soon after its write and two or three times after its turn (its new value, its
+  restatement, or for an unchanged fact a moment drawn as a new value's place is), each
+  ask in a wording not used before for that item. An updated fact's later asks are its
+  update questions (now, and about the past), an unchanged fact's its re-probes: the
+  same number at the same times, so neither the count nor the timing of a fact's or a
+  person's questions says whether it changed.
 - **Questions at their own times.** An ask's time is its answer's write plus a drawn
   gap; it is asked after the first write call that reaches it, in a burst with whatever
-  else is due, so questions fall wherever writes fall. Asks past the last write are
-  asked after it, in the order of their times.
-- **Forget calls, the sleep and the reinforcement** are placed the same way: a forget
-  after the last earlier ask of what it forgets, its follow-ups (in fresh wordings) at
-  drawn gaps after it; the reinforcement asks its cells after the writes, and later
-  checks them and as many matched controls that were not asked (``reinforced`` and
-  ``control``), which is what ``reinforcementDelta`` compares.
+  else is due, in a drawn order, so questions fall wherever writes fall. Asks past the
+  last write are asked after it, in the order of their times.
+- **Forgetting asks nothing of its own.** A forget call (a fact by id, a source, an
+  updated fact with all its values, an aside) comes after its items' writes, before its
+  facts' next ask, at a drawn point; the asks after it are the follow-ups, and as many
+  facts and asides not forgotten have their asks after a drawn earlier call marked
+  ``kept``. The sleep is placed at a drawn point; the reinforcement asks its cells after
+  the writes, and later checks them and as many matched controls that were not asked
+  (``reinforced`` and ``control``), which is what ``reinforcementDelta`` compares.
 
 ``leakscan.py`` trains a classifier on what a backend observes to check that none of
 this is readable; ``leaks.py`` keeps the simple counts.
@@ -35,14 +40,16 @@ this is readable; ``leaks.py`` keeps the simple counts.
 
 from __future__ import annotations
 
+import bisect
 import math
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
 
+from memory_bench.contract.capabilities import Capability
 from memory_bench.contract.items import Item
-from memory_bench.scenarios.continual.data import ScenarioData
+from memory_bench.scenarios.continual.data import Aside, ScenarioData
 from memory_bench.scenarios.continual.forgetting import plan_forgetting
 from memory_bench.scenarios.continual.params import ContinualParams
 from memory_bench.scenarios.continual.stream import MIN_GAP, WRITE_TAG
@@ -60,11 +67,14 @@ from memory_bench.scenarios.script import (
 __all__ = ["FACT_SPAN", "REPROBE_GAP", "blind_script"]
 
 FACT_SPAN = 0.75  # facts (and noise that is given a new value) fall in this first share
-LATER_MIN = 0.3  # a new value comes at least this share of the stream after its old one
+LATER_MIN = 0.2  # a new value comes at least this share of the stream after its old one
+LATER_MEAN = 0.15  # and a drawn share more, of this mean
+THEN_MEAN = 0.08  # a history item's mean distance after its new value
 REPROBE_GAP = 150  # writes between a fact's last early ask and its later asks, where room
 SOON = 30.0  # mean writes, beyond MIN_GAP, from a write to its early asks
 TAIL = 150.0  # the reinforcement's span after the last write, in the same units
 _FOLLOW_UPS = ("forgotten", "kept")
+_REINFORCEMENT = ("reinforce", "reinforced", "control")  # asked in their own order
 
 
 @dataclass
@@ -78,6 +88,7 @@ class _Ask:
     before: int | None = None  # index of an event that must come after it
     after: int | None = None  # index of an event that must come before it
     tie: float = 0.0
+    hold: int = 0  # not asked right after the write call that holds this write
 
 
 @dataclass
@@ -115,6 +126,23 @@ class _Wordings:
         return pool[len(used) % len(pool)]
 
 
+def _later(rng: random.Random, old: float) -> float:
+    """Where a new value of an item at ``old`` comes (shares of the stream): at least
+    ``LATER_MIN`` after it, then a drawn gap of mean ``LATER_MEAN``. Not uniform over the
+    rest of the stream: that would pile the later questions up at its end, and how many
+    questions come between two writes would tell a late item (a new value) from an old."""
+    lo = min(old + LATER_MIN, 0.999)
+    v = lo + rng.expovariate(1.0 / LATER_MEAN)
+    return v if v < 1.0 else lo + rng.random() * (1.0 - lo)
+
+
+def _then(rng: random.Random, at: float) -> float:
+    """Where an item that follows one at ``at`` comes (a history item after its new
+    value): a drawn gap of mean ``THEN_MEAN``, inside the stream."""
+    v = at + rng.expovariate(1.0 / THEN_MEAN)
+    return v if v < 1.0 else at + rng.random() * (1.0 - at)
+
+
 def _keys(rng: random.Random, data: ScenarioData) -> dict[str, float]:
     """A random place in [0, 1) for every item, under the answer key's order."""
     key: dict[str, float] = {}
@@ -131,14 +159,12 @@ def _keys(rng: random.Random, data: ScenarioData) -> dict[str, float]:
         key[i.id] = rng.random() * (FACT_SPAN if i.id in renewed else 1.0)
 
     def after(old: float) -> float:
-        lo = min(old + LATER_MIN, 0.999)
-        return lo + rng.random() * (1.0 - lo)
+        return _later(rng, old)
 
     for u in data.updates:
         key[u.item.id] = after(key[data.facts[u.fact].item.id])
         if u.history is not None:
-            k = key[u.item.id]
-            key[u.history.id] = k + rng.random() * (1.0 - k)
+            key[u.history.id] = _then(rng, key[u.item.id])
     for i in data.update_noise:
         key[i.id] = after(key[renews[i.id]]) if i.id in renews else rng.random()
     for c in data.corroborations:
@@ -233,19 +259,24 @@ def blind_script(p: ContinualParams, data: ScenarioData) -> Script:
     with_history = (sum(u.history is not None for u in data.updates) / len(data.updates)
                     if data.updates else 0.0)
     turn_rng = rng_for("turns")
+    keys_sorted = sorted(key.values())
+
+    def at_key(k: float) -> float:
+        return bisect.bisect_left(keys_sorted, k) + 0.5
 
     def turn(item_id: str) -> tuple[float, float]:
         """A moment drawn as a new value's is (and, as often as an update has a history
-        item, a second one after it, as its history item's): every fact and aside is
-        asked once before it and its other later asks after, so that an update question
-        comes when an unchanged fact's later asks do."""
-        lo = min(key[item_id] + LATER_MIN, 0.999)
-        v = (lo + turn_rng.random() * (1.0 - lo)) * total
-        after = v + turn_rng.random() * (total - v) if turn_rng.random() < with_history else v
-        return v, after
+        item, a second one after it, as its history item's): an unchanged fact's later
+        asks come after it, so that they come when an updated fact's update questions do."""
+        v = _later(turn_rng, key[item_id])
+        after = _then(turn_rng, v) if turn_rng.random() < with_history else v
+        # as writes, counted as a new value's place is: items are not spread evenly
+        return at_key(v), at_key(after)
 
-    # Facts: early asks; one later ask before the fact's turn (its new value, its
-    # restatement, or a moment drawn alike) and the others after it.
+    # Facts: early asks, then the later ones, all after the fact's turn (its new value,
+    # its restatement, or a moment drawn alike): an updated fact's later asks are its
+    # update questions, an unchanged fact's its re-probes, at the same times and in the
+    # same number, so that neither when nor how often a fact is asked says which it is.
     for i, f in enumerate(facts):
         k = fkey(i)
         pool = f.all_wordings
@@ -260,42 +291,45 @@ def blind_script(p: ContinualParams, data: ScenarioData) -> Script:
             v = v_after = pos[c.item.id]
         # before a new value or a restatement is written, in a small scenario too
         stop = v if (u is not None or c is not None) else math.inf
-        firsts = []
-        for _ in range(early):
-            t = plan.soon(at)
-            firsts.append(plan.ask(Probe(words.take(k, pool), (f.item.id,), "probe", key=k),
-                                   t, deadline=stop, floor=at))
-        start = max(a.target for a in firsts)
-        mine = list(firsts)
-        mine.append(plan.ask(Probe(words.take(k, pool), (f.item.id,), "reprobe", key=k),
-                             plan.just_before(v, start), deadline=v, floor=start,
-                             hard=u is not None or c is not None))
+        mine = [plan.ask(Probe(words.take(k, pool), (f.item.id,), "probe", key=k),
+                         plan.soon(at), deadline=stop, floor=at) for _ in range(early)]
+        start = max(a.target for a in mine)
+
+        def then() -> float:
+            return max(plan.soon(v_after), start + REPROBE_GAP)  # noqa: B023
+
         if u is not None:
             olds = (f.item.id, *u.history_ids)
             past = bool(u.past_wordings) and later == 3
-            for _ in range(later - 1 - past):
+            for _ in range(later - past):
                 mine.append(plan.ask(Probe(words.take(k, u.all_wordings, pool), (u.item.id,),
-                                           "update", outrank=olds, key=k), plan.soon(v_after)))
+                                           "update", outrank=olds, key=k), then()))
             if past:
                 mine.append(plan.ask(Probe(words.take(k, u.past_wordings), olds, "past",
-                                           outrank=(u.item.id,), key=k), plan.soon(v_after)))
+                                           outrank=(u.item.id,), key=k), then()))
         elif c is not None:
-            for _ in range(later - 1):
+            for _ in range(later):
                 mine.append(plan.ask(Probe(words.take(k, (c.question,), pool),
                                            (f.item.id, c.item.id), "corroborate", key=k),
-                                     plan.soon(v_after)))
+                                     then()))
         else:
-            for _ in range(later - 1):
+            for _ in range(later):
                 mine.append(plan.ask(Probe(words.take(k, pool), (f.item.id,), "reprobe",
-                                           key=k), max(plan.soon(v_after), start + REPROBE_GAP)))
+                                           key=k), then()))
+        for a in mine[early:]:
+            # an update question waits out the call that writes its answer; every later
+            # ask waits out the call its turn falls in, so that waiting says nothing
+            a.hold = math.ceil(v_after)
         last_ask[k] = mine
 
     # Asides: half as many items outside the facts, asked on the same schedule (an
     # item given a new value later: its turn is that value's write).
     asides = list(data.asides)
     rng.shuffle(asides)
+    aside_of: dict[str, Aside] = {}
     for n, a in enumerate(sorted(asides[:len(facts) // 2], key=lambda a: a.item.id)):
         k = f"aside-{n:04d}"
+        aside_of[k] = a
         early, later = _early_later(rng)
         at = pos[a.item.id]
         firsts = [plan.soon(at) for _ in range(early)]
@@ -308,15 +342,16 @@ def blind_script(p: ContinualParams, data: ScenarioData) -> Script:
         def aside(t: float, deadline: float = math.inf, a=a, k=k, start=start) -> None:
             if a.until and t >= deadline - 1:
                 return  # no room before the item's new value: not asked
-            plan.ask(Probe(words.take(k, a.wordings), (a.item.id,), "aside",
-                           outrank=a.outrank, key=k), t, deadline=deadline, floor=start,
-                     hard=bool(a.until))
+            last_ask.setdefault(k, []).append(plan.ask(
+                Probe(words.take(k, a.wordings), (a.item.id,), "aside", outrank=a.outrank,
+                      key=k), t, deadline=deadline, floor=start, hard=bool(a.until)))
 
         for t in firsts:
             aside(t, deadline=v)
-        aside(plan.just_before(v, start), deadline=v)
-        if not a.until:  # a renewed item's question has another answer after its turn
-            for _ in range(later - 1):
+        if a.until:  # a renewed item's question has another answer after its turn
+            aside(plan.just_before(v, start), deadline=v)
+        else:
+            for _ in range(later):
                 aside(max(plan.soon(v_after), start + REPROBE_GAP))
 
     # The reinforcement's controls, drawn first: forgetting must leave them alone
@@ -326,7 +361,11 @@ def blind_script(p: ContinualParams, data: ScenarioData) -> Script:
     free = [i for i, f in enumerate(facts) if i not in busy and f.item.id not in copied]
     controls = sorted(rng_for("controls").sample(free, min(len(free) // 4, len(reinforced))))
 
-    # Forget calls: after the last earlier ask of what each forgets; follow-ups after it.
+    # Forget calls: each at a drawn point among its facts' own asks, after their writes.
+    # No question is added for forgetting: a forgotten fact's asks that fall after the
+    # call are its follow-ups (``forgotten``), and so are the asks after a drawn forget
+    # call of as many facts not forgotten (``kept``), so that a follow-up is asked when,
+    # as often and in the wording any ask of a fact is.
     plan.rng = rng = rng_for("forget")
     written = [u[0] for u in units]
     forgetting = plan_forgetting(p, replace(data, reinforce=(*data.reinforce, *controls)),
@@ -336,53 +375,77 @@ def blind_script(p: ContinualParams, data: ScenarioData) -> Script:
         by_fact[u.item.id] = fkey(u.fact)
         for h in u.history_ids:
             by_fact[h] = fkey(u.fact)
-    forget_at: dict[tuple[str, ...], int] = {}
-    event_of: dict[str, int] = {}
-    span = float(total)  # follow-ups fall among the writes, as most questions do
+    template = {q.key: q for q in forgetting.questions if isinstance(q, Probe)}
+
+    def relabel(k: str, idx: int) -> None:
+        """``k``'s asks after event ``idx`` become its follow-ups; those before, its
+        last questions before it."""
+        at = plan.events[idx].pos
+        for a in last_ask.get(k, []):
+            if a.target > at:
+                a.step = replace(template[k], question=a.step.question)
+                a.after = idx
+            else:
+                a.before = idx
+
+    calls: list[Forget] = []
     for step in forgetting.forgets:
         assert isinstance(step, Forget)
-        keys = sorted({by_fact[i] for i in step.forgotten if i in by_fact})  # (a set's
-        # order is the process's string hashing: the stream would differ between runs)
-        asks = [a for k in keys for a in last_ask.get(k, [])]
-        # at a drawn point of the whole stream, after its facts' first asks (and an
-        # updated fact's update questions); a later ask that would fall after it is
-        # squeezed in before it, or dropped where there is no room
-        first = ("probe", "update", "past")
-        must = [a.target for a in asks if a.step.tag in first]
-        lo = max([*must, max(pos[i] for i in step.forgotten) + MIN_GAP])
-        at = max(lo + 1, total * (0.1 + 0.8 * rng.random()))
-        idx = forget_at[step.forgotten] = len(plan.events)
-        event_of.update((i, idx) for i in step.forgotten)
-        plan.events.append(_Event(step, at))
-        for a in asks:
-            if a.step.tag not in first and a.target >= at - 1:
-                floor = max(x.target for x in asks if x.step.tag == "probe")
-                if at - 1.5 - floor < 1:
-                    plan.asks.remove(a)
-                    continue
-                a.target = floor + 0.5 + rng.random() * (at - 1.5 - floor)
-                plan.squeezed += 1
-            a.before = idx
+        if step.source is not None:
+            calls.append(step)
+            continue
+        # facts forgotten by id: a call a fact, each at its own time
+        per: dict[str, list[str]] = {}
+        for i in step.ids:
+            per.setdefault(by_fact.get(i, i), []).append(i)
+        calls += [Forget(ids=tuple(ids), forgotten=tuple(ids)) for ids in per.values()]
+    def forget(step: Forget, keys: Sequence[str]) -> None:
+        """``step`` after its items' writes and before the first of its facts' asks
+        after them, at a drawn point: the asks from there on are the follow-ups. (Drawn
+        anywhere among the asks, a call would leave the early asks alone and make its
+        follow-ups the late ones, which come after more questions about the person.)"""
+        lo = max(pos[i] for i in step.forgotten) + MIN_GAP
+        hi = min([a.target for k in keys for a in last_ask.get(k, []) if a.target > lo],
+                 default=lo)
+        idx = len(plan.events)
+        plan.events.append(_Event(step, lo + rng.random() * (hi - lo)))
+        for k in keys:
+            relabel(k, idx)
 
-    def follow(q: Probe, event: int) -> None:
-        """``q`` at a drawn point of the rest of the stream after ``event``, as likely
-        anywhere there as any other question."""
-        at = plan.events[event].pos
-        a = plan.ask(q, at + MIN_GAP + rng.random() * max(1.0, span - at - MIN_GAP))
-        a.after = event
-
+    for step in list(calls):
+        # (sorted: a set's order is the process's string hashing)
+        forget(step, sorted({by_fact[i] for i in step.forgotten if i in by_fact}))
+    # Asides are forgotten and kept too, as many as their share of the asked keys, so
+    # that a follow-up is not a question about a fact more often than any question is.
+    gone_facts = {by_fact[i] for step in calls for i in step.forgotten if i in by_fact}
+    read = {i for a in plan.asks for i in (*a.step.expected, *a.step.outrank)
+            if isinstance(a.step, Probe) and not (a.step.key or "").startswith("aside-")}
+    free_asides = [k for k, a in aside_of.items()  # (not a renewed item, nor a new value)
+                   if a.until is None and not a.outrank and a.item.id not in read
+                   and last_ask.get(k)]
+    want = round(len(gone_facts) * len(aside_of) / max(1, len(facts)))
+    chosen = rng.sample(free_asides, min(len(free_asides), 2 * want))
+    for k in chosen[:want]:
+        item = aside_of[k].item.id
+        template[k] = Probe("", (), "forgotten", key=k, forgotten=(item,),
+                            needs=Capability.FORGET)
+        calls.append(Forget(ids=(item,), forgotten=(item,)))
+        forget(calls[-1], [k])
+    kept = [q.key for q in forgetting.questions
+            if isinstance(q, Probe) and q.tag == "kept" and q.key is not None]
+    for k in chosen[want:]:
+        a = aside_of[k]
+        template[k] = Probe("", (a.item.id,), "kept", key=k, needs=Capability.FORGET)
+        kept.append(k)
     forgets = list(range(len(plan.events)))
-    for q in forgetting.questions:
-        assert isinstance(q, Probe) and q.key is not None
-        i = int(q.key.split("-")[1])
-        u = updated.get(i)
-        pool = facts[i].all_wordings if u is None else u.all_wordings
-        q = replace(q, question=words.take(q.key, pool, facts[i].all_wordings))
-        if q.tag == "forgotten":
-            follow(q, max((event_of[i] for i in q.forgotten),
-                          key=lambda e: plan.events[e].pos))
-        elif forgets:
-            follow(q, rng.choice(forgets))
+    for k in kept:
+        first = min(a.target for a in last_ask[k])
+        last = max(a.target for a in last_ask[k])
+        room = ([e for e in forgets if plan.events[e].pos < first]
+                or [e for e in forgets if plan.events[e].pos < last])
+        if room:
+            relabel(k, rng.choice(room))
+    stats_forgotten = {**forgetting.stats, "asides": want, "asides_kept": len(chosen) - want}
 
     if p.consolidate:
         sleep = rng_for("sleep")
@@ -421,7 +484,7 @@ def blind_script(p: ContinualParams, data: ScenarioData) -> Script:
                                       "repeated_wordings": words.repeated,
                                       "squeezed_asks": plan.squeezed}}
     if forgetting.stats:
-        stats["forgotten"] = forgetting.stats
+        stats["forgotten"] = stats_forgotten
     return Script(tuple(steps), k=p.k, seed=data.seed, stats=stats)
 
 
@@ -464,6 +527,40 @@ def _emit(rng: random.Random, batch: int, units: list[tuple[Item, str, str]],
                 fired.add(plan.events.index(ev))
                 steps.append(ev.step)
 
+    shuffle = random.Random(rng.random())
+
+    def burst(count: int, size: int) -> None:
+        """What is due after the write call that ends at ``count``: the questions in a
+        drawn order, and the forget calls due at drawn places among them (after their
+        own last questions), so that neither a call's place in a burst nor a question's
+        distance from a forget call says anything."""
+        fired.clear()
+        evs = []
+        for ev in events:
+            idx = plan.events.index(ev)
+            if not ev.done and ev.pos <= count:
+                first = [a for a in pending if a.before == idx]
+                if any(set(ids_of(a.step)) & last_call for a in first):
+                    continue  # its last questions wait a call, and so does the event
+                evs.append((ev, first))
+                fired.add(idx)
+        due = [a for a in pending if a.target <= count and ready(a) and a.after not in fired
+               and not set(ids_of(a.step)) & last_call and not count - size < a.hold <= count]
+        group = sorted({id(a): a for a in due + [a for _, f in evs for a in f]}.values(),
+                       key=lambda a: a.tie)
+        seq: list[_Ask | _Event] = list(group)
+        for ev, first in evs:
+            lo = max((seq.index(a) for a in first), default=-1) + 1
+            # never right before a follow-up (of an earlier call): that would mark it
+            at = [j for j in range(lo, len(seq) + 1) if j == len(seq) or not (
+                isinstance(seq[j], _Ask) and seq[j].step.tag in _FOLLOW_UPS)]
+            seq.insert(shuffle.choice(at), ev)
+            ev.done = True
+        for x in seq:
+            if isinstance(x, _Ask):
+                pending.remove(x)
+            steps.append(x.step)
+
     pos = plan.pos
     sizes = _cuts(rng, len(units), batch)
     start = 0
@@ -490,9 +587,7 @@ def _emit(rng: random.Random, batch: int, units: list[tuple[Item, str, str]],
                            tags=tuple(t for _, t, _ in call)))
         last_call = {i.id for i in items}
         written |= last_call
-        fire(count)
-        ask([a for a in pending if a.target <= count and ready(a) and a.after not in fired
-             and not set(ids_of(a.step)) & last_call])
+        burst(count, size)
     # After the last write: the asks and events left, in the order of their times; a
     # follow-up never comes right after its forget call while another ask can go first.
     for ev in events:
@@ -501,9 +596,11 @@ def _emit(rng: random.Random, batch: int, units: list[tuple[Item, str, str]],
             fire(ev.pos, tail=True)
             idx = plan.events.index(ev)
             rest = sorted(pending, key=lambda a: (a.target, a.tie))
-            if rest and rest[0].after == idx:
-                other = next((a for a in rest if a.after is None or (plan.events[a.after].done
-                              and a.after != idx)), None)
+            if rest and rest[0].step.tag in _FOLLOW_UPS:
+                other = next((a for a in rest if isinstance(a.step, Probe)
+                              and a.step.tag not in (*_FOLLOW_UPS, *_REINFORCEMENT)
+                              and (a.after is None or (plan.events[a.after].done
+                                                       and a.after != idx))), None)
                 if other is not None:
                     ask([other])
     ask(list(pending))
@@ -522,11 +619,19 @@ def _apart(steps: list[Step]) -> list[Step]:
         nxt = steps[n + 1]
         if not (isinstance(nxt, Probe) and nxt.tag in _FOLLOW_UPS):
             continue
+        moved = False
         for m in range(n + 2, len(steps)):
             cand = steps[m]
             if not isinstance(cand, Probe):
                 break
             if cand.tag not in _FOLLOW_UPS and not set(cand.expected) & last_write:
                 steps.insert(n + 1, steps.pop(m))
+                moved = True
                 break
+        before = steps[n - 1]
+        if (not moved and isinstance(before, Probe) and before.tag not in _FOLLOW_UPS
+                and not {*before.expected, *before.outrank} & set(step.forgotten)):
+            # none after it: the call goes before the question before it (one not about
+            # what the call forgets)
+            steps[n - 1], steps[n] = step, before
     return steps

@@ -22,7 +22,11 @@ Feature groups, each scored on its own and together (``all``):
   the question's person; for a question: its burst's size and its index in it,
   questions and forget calls so far, questions and writes since the last forget.
   A burst's size and a run's length are read after the fact: a stricter reader than
-  a backend, which answers each question before the next arrives.
+  a backend, which answers each question before the next arrives. For a candidate of a
+  question (``answer``, ``current_vs_old``) the write-context features are taken less
+  their mean over the items written within ``TREND`` writes: how the stream's rhythm
+  drifts along it (fewer questions early on, where only old values exist) orders two
+  candidates in time as their timestamps do, so the drift goes to ``recency``.
 - ``recency``: for a candidate item at question time, its age in writes, questions
   and bursts, its position in the stream (at a fixed question, the same thing), and
   whether it is the newest item naming its person; for a question, writes since the
@@ -101,6 +105,7 @@ BOUNDS = {"structure": 0.55, "form": 0.60}
 GATE_FORM_BOUNDED = ("chitchat", "boilerplate", "fragment")
 GATE_FORM_BOUND = 1.0
 NEGATIVES = 40  # candidates drawn per question beside its positives
+TREND = 48  # writes either side over which a candidate's write context is averaged
 MAX_TRAIN = 40_000  # rows a model is fitted on (drawn, seeded) beyond which fits cost
 MAX_TEST = 80_000
 MIN_CLASS = (5, 2)  # rows of each class needed in train and in test for a score
@@ -256,6 +261,9 @@ class Observed:
     q_by_name: dict[str, list[int]]  # name -> question indices naming it
     w_by_name: dict[str, list[int]]  # name -> write indices of items naming it
     by_id: dict[str, int] = field(default_factory=dict)
+    # each write-context feature's mean over the items written within TREND writes of
+    # each item (see _pair)
+    trend: dict[str, list[float]] = field(default_factory=dict)
 
 
 def _roles(step: Write) -> list[tuple[str, str]]:
@@ -336,8 +344,33 @@ def observe(script: Script) -> Observed:
         for q in questions[-burst_pos:]:
             q.burst_size = burst_pos
     run_len[run] = since_q
-    return Observed(script.seed, items, questions, writes, run_len, dict(q_by_name),
-                    dict(w_by_name), by_id)
+    o = Observed(script.seed, items, questions, writes, run_len, dict(q_by_name),
+                 dict(w_by_name), by_id)
+    o.trend = _trends(o)
+    return o
+
+
+def _context(o: Observed, it: _Item) -> Row:
+    """What the schedule was doing around ``it``'s write: the question-free run it came
+    in, its write call's size and make-up, its place in the call."""
+    return {"since_q": float(it.since_q), "run_len": float(o.run_len.get(it.run, 0)),
+            "call_size": float(it.call_size), "call_pos": float(it.call_pos),
+            "call_pos_rel": it.call_pos / it.call_size if it.call_size else 0.0,
+            "call_digit": it.call_digit, "call_name": it.call_name}
+
+
+def _trends(o: Observed) -> dict[str, list[float]]:
+    """Each context feature's running mean over the items within ``TREND`` writes."""
+    rows = [_context(o, it) for it in o.items]
+    out: dict[str, list[float]] = {}
+    for name in rows[0] if rows else ():
+        acc = [0.0]
+        for r in rows:
+            acc.append(acc[-1] + r[name])
+        n = len(rows)
+        out[name] = [(acc[min(n, i + TREND + 1)] - acc[max(0, i - TREND)])
+                     / (min(n, i + TREND + 1) - max(0, i - TREND)) for i in range(n)]
+    return out
 
 
 # --- features ------------------------------------------------------------------------
@@ -350,12 +383,17 @@ def _form(text: str, prefix: str = "f:") -> Row:
 
 
 def _item_structure(o: Observed, it: _Item, *, position: bool) -> Row:
-    row = {
-        "s:since_q": float(it.since_q), "s:run_len": float(o.run_len.get(it.run, 0)),
-        "s:call_size": float(it.call_size), "s:call_pos": float(it.call_pos),
-        "s:call_pos_rel": it.call_pos / it.call_size if it.call_size else 0.0,
-        "s:call_digit": it.call_digit, "s:call_name": it.call_name,
-    }
+    context = _context(o, it)
+    if position:
+        row = {"s:" + k: v for k, v in context.items()}
+    else:
+        # Between two candidates of one question, how the stream's rhythm drifts along
+        # it (fewer questions early on, when only old values exist) tells the newer one
+        # as its timestamp does: the drift (the local mean) is recency; what is left, how
+        # the item's context differs from its neighbours', is structure.
+        n = o.by_id[it.id]
+        row = {"s:" + k: v - o.trend[k][n] for k, v in context.items()}
+        row.update({"r:trend_" + k: o.trend[k][n] for k in context})
     # When the item came, counted in questions, forget calls and questions naming its
     # person before it: for an item on its own (history, gate), where the schedule put
     # it; between two candidates of one question, which is newer, i.e. recency under
