@@ -15,8 +15,8 @@ from memory_bench.site.headline import HeadlineError, load_headlines
 
 ROOT = Path(__file__).resolve().parent.parent
 REPORTS = ROOT / "reports"
-OLD = "2026-12-04-hard-20261204T232031-0058-gate"
-NEW = "2026-12-05-hard-20261205T000000-beef-gate"  # the same files under a newer name
+OLD = "2026-12-05-hard-20261205T032050-8304-gate"
+NEW = "2026-12-06-hard-20261206T000000-beef-gate"  # the same files under a newer name
 
 
 def test_every_named_file_is_published_and_the_readme_quotes_the_hard_headline() -> None:
