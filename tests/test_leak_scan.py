@@ -1,6 +1,6 @@
 """The learned leak scan (issue 34): it finds a planted leak, it stays at chance without
-one, and the published continual streams keep its bounds (the question-level ones not yet:
-see the xfail)."""
+one, and the published continual streams keep its bounds (all but the follow-ups, and
+natural's update questions' form: see HELD)."""
 
 from __future__ import annotations
 
@@ -134,15 +134,18 @@ def test_every_bounded_contrast_is_scored(name: str) -> None:
     assert line is not None and f"--scenario {name}" in line
 
 
-# What the blind stream keeps within the issue's bounds (structure <= 0.55, form <= 0.60),
-# and what it does not yet: a follow-up after a forget is a re-ask by nature (first asks
-# never are), an update question comes after its fact's earlier asks, a new value is
-# written where questions are denser than where its old value was, and natural's update
-# questions ask by the fact's common word where its probes ask by a rarer synonym. Those are
-# held to the ceilings measured when the blind stream landed, so that they cannot get
-# worse unseen; docs/leaks.md gives the full scan's numbers.
-HELD = {"hard": ("answer",), "natural": ("answer",), "default": ("answer",)}
-CEILING = {"structure": 0.88, "form": 0.80}
+# What the blind stream (second draw, 2026-12-05) keeps within the issue's bounds
+# (structure <= 0.55, form <= 0.60) on this small scan, and what it does not yet: a
+# follow-up comes sooner after a forget call than other questions do (structure 0.57-0.59
+# here, 0.59-0.61 on the full scan), and natural's update questions ask by the fact's common
+# word where its probes ask by a rarer synonym (form 0.68 here). Those are held to ceilings
+# a little above what was measured, so that they cannot get worse unseen; docs/leaks.md
+# gives the full scan's numbers (where the new value against the old is just over on hard
+# and natural: 0.56 structure, 0.60 and 0.64 form).
+HELD = {"hard": ("answer", "current_vs_old", "update_vs_reprobe"),
+        "natural": ("answer", "current_vs_old"),
+        "default": ("answer", "current_vs_old", "update_vs_reprobe")}
+CEILING = {"structure": 0.66, "form": 0.74}
 
 
 @pytest.mark.parametrize("name", SCENARIOS)
