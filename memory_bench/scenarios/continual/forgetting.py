@@ -14,6 +14,10 @@ forgotten item. As many facts that were not forgotten are asked among them
 more than was asked loses, and so does a rule that answers nothing once a forget
 call has been made. A backend without the ``forget`` capability skips the forget
 calls and all these questions (the metrics read null).
+
+The phased stream asks these questions as they are; the blind stream (``blind.py``)
+uses them as templates for the asks a forgotten or kept fact already has after its
+forget call, and adds no question.
 """
 
 from __future__ import annotations
