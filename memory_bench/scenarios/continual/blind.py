@@ -158,17 +158,14 @@ def _keys(rng: random.Random, data: ScenarioData) -> dict[str, float]:
     for i in data.noise:
         key[i.id] = rng.random() * (FACT_SPAN if i.id in renewed else 1.0)
 
-    def after(old: float) -> float:
-        return _later(rng, old)
-
     for u in data.updates:
-        key[u.item.id] = after(key[data.facts[u.fact].item.id])
+        key[u.item.id] = _later(rng, key[data.facts[u.fact].item.id])
         if u.history is not None:
             key[u.history.id] = _then(rng, key[u.item.id])
     for i in data.update_noise:
-        key[i.id] = after(key[renews[i.id]]) if i.id in renews else rng.random()
+        key[i.id] = _later(rng, key[renews[i.id]]) if i.id in renews else rng.random()
     for c in data.corroborations:
-        key[c.item.id] = after(key[data.facts[c.fact].item.id])
+        key[c.item.id] = _later(rng, key[data.facts[c.fact].item.id])
     for g in data.gate:
         lo = key.get(g.copy_of, 0.0) if g.copy_of else 0.0
         key[g.item.id] = lo + rng.random() * (1.0 - lo)
@@ -361,7 +358,7 @@ def blind_script(p: ContinualParams, data: ScenarioData) -> Script:
     free = [i for i, f in enumerate(facts) if i not in busy and f.item.id not in copied]
     controls = sorted(rng_for("controls").sample(free, min(len(free) // 4, len(reinforced))))
 
-    # Forget calls: each at a drawn point among its facts' own asks, after their writes.
+    # Forget calls: each after its items' writes, before its facts' next ask.
     # No question is added for forgetting: a forgotten fact's asks that fall after the
     # call are its follow-ups (``forgotten``), and so are the asks after a drawn forget
     # call of as many facts not forgotten (``kept``), so that a follow-up is asked when,
@@ -399,6 +396,7 @@ def blind_script(p: ContinualParams, data: ScenarioData) -> Script:
         for i in step.ids:
             per.setdefault(by_fact.get(i, i), []).append(i)
         calls += [Forget(ids=tuple(ids), forgotten=tuple(ids)) for ids in per.values()]
+
     def forget(step: Forget, keys: Sequence[str]) -> None:
         """``step`` after its items' writes and before the first of its facts' asks
         after them, at a drawn point: the asks from there on are the follow-ups. (Drawn
@@ -412,7 +410,7 @@ def blind_script(p: ContinualParams, data: ScenarioData) -> Script:
         for k in keys:
             relabel(k, idx)
 
-    for step in list(calls):
+    for step in calls:
         # (sorted: a set's order is the process's string hashing)
         forget(step, sorted({by_fact[i] for i in step.forgotten if i in by_fact}))
     # Asides are forgotten and kept too, as many as their share of the asked keys, so
@@ -429,8 +427,7 @@ def blind_script(p: ContinualParams, data: ScenarioData) -> Script:
         item = aside_of[k].item.id
         template[k] = Probe("", (), "forgotten", key=k, forgotten=(item,),
                             needs=Capability.FORGET)
-        calls.append(Forget(ids=(item,), forgotten=(item,)))
-        forget(calls[-1], [k])
+        forget(Forget(ids=(item,), forgotten=(item,)), [k])
     kept = [q.key for q in forgetting.questions
             if isinstance(q, Probe) and q.tag == "kept" and q.key is not None]
     for k in chosen[want:]:
@@ -513,18 +510,12 @@ def _emit(rng: random.Random, batch: int, units: list[tuple[Item, str, str]],
             pending.remove(a)
             steps.append(a.step)
 
-    fired: set[int] = set()  # events of this round: their follow-ups wait a call
-
-    def fire(upto: float, tail: bool = False) -> None:
-        fired.clear()
+    def fire(upto: float) -> None:
+        """After the last write: each event due by ``upto``, after its last questions."""
         for ev in events:
             if not ev.done and ev.pos <= upto:
-                first = [a for a in pending if a.before == plan.events.index(ev)]
-                if not tail and any(set(ids_of(a.step)) & last_call for a in first):
-                    continue  # its last questions wait a call, and so does the event
-                ask(first)
+                ask([a for a in pending if a.before == plan.events.index(ev)])
                 ev.done = True
-                fired.add(plan.events.index(ev))
                 steps.append(ev.step)
 
     shuffle = random.Random(rng.random())
@@ -534,7 +525,7 @@ def _emit(rng: random.Random, batch: int, units: list[tuple[Item, str, str]],
         drawn order, and the forget calls due at drawn places among them (after their
         own last questions), so that neither a call's place in a burst nor a question's
         distance from a forget call says anything."""
-        fired.clear()
+        fired: set[int] = set()  # events of this burst: their follow-ups wait a call
         evs = []
         for ev in events:
             idx = plan.events.index(ev)
@@ -593,7 +584,7 @@ def _emit(rng: random.Random, batch: int, units: list[tuple[Item, str, str]],
     for ev in events:
         if not ev.done:
             ask([a for a in pending if a.target < ev.pos])
-            fire(ev.pos, tail=True)
+            fire(ev.pos)
             idx = plan.events.index(ev)
             rest = sorted(pending, key=lambda a: (a.target, a.tie))
             if rest and rest[0].step.tag in _FOLLOW_UPS:

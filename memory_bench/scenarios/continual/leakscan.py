@@ -344,24 +344,22 @@ def observe(script: Script) -> Observed:
         for q in questions[-burst_pos:]:
             q.burst_size = burst_pos
     run_len[run] = since_q
-    o = Observed(script.seed, items, questions, writes, run_len, dict(q_by_name),
-                 dict(w_by_name), by_id)
-    o.trend = _trends(o)
-    return o
+    return Observed(script.seed, items, questions, writes, run_len, dict(q_by_name),
+                    dict(w_by_name), by_id, _trends(items, run_len))
 
 
-def _context(o: Observed, it: _Item) -> Row:
+def _context(it: _Item, run_len: dict[int, int]) -> Row:
     """What the schedule was doing around ``it``'s write: the question-free run it came
     in, its write call's size and make-up, its place in the call."""
-    return {"since_q": float(it.since_q), "run_len": float(o.run_len.get(it.run, 0)),
+    return {"since_q": float(it.since_q), "run_len": float(run_len.get(it.run, 0)),
             "call_size": float(it.call_size), "call_pos": float(it.call_pos),
             "call_pos_rel": it.call_pos / it.call_size if it.call_size else 0.0,
             "call_digit": it.call_digit, "call_name": it.call_name}
 
 
-def _trends(o: Observed) -> dict[str, list[float]]:
+def _trends(items: list[_Item], run_len: dict[int, int]) -> dict[str, list[float]]:
     """Each context feature's running mean over the items within ``TREND`` writes."""
-    rows = [_context(o, it) for it in o.items]
+    rows = [_context(it, run_len) for it in items]
     out: dict[str, list[float]] = {}
     for name in rows[0] if rows else ():
         acc = [0.0]
@@ -383,7 +381,7 @@ def _form(text: str, prefix: str = "f:") -> Row:
 
 
 def _item_structure(o: Observed, it: _Item, *, position: bool) -> Row:
-    context = _context(o, it)
+    context = _context(it, o.run_len)
     if position:
         row = {"s:" + k: v for k, v in context.items()}
     else:
