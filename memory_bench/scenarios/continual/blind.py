@@ -73,6 +73,7 @@ THEN_MEAN = 0.08  # a history item's mean distance after its new value
 REPROBE_GAP = 150  # writes between a fact's last early ask and its later asks, where room
 SOON = 30.0  # mean writes, beyond MIN_GAP, from a write to its early asks
 TAIL = 150.0  # the reinforcement's span after the last write, in the same units
+NEAR = 3.0  # a forget call's place between its items' writes and its next ask: U**NEAR
 _FOLLOW_UPS = ("forgotten", "kept")
 _REINFORCEMENT = ("reinforce", "reinforced", "control")  # asked in their own order
 
@@ -89,6 +90,7 @@ class _Ask:
     after: int | None = None  # index of an event that must come before it
     tie: float = 0.0
     hold: int = 0  # not asked right after the write call that holds this write
+    wait: list[_Ask] = field(default_factory=list)  # asks that must come first
 
 
 @dataclass
@@ -406,7 +408,10 @@ def blind_script(p: ContinualParams, data: ScenarioData) -> Script:
         hi = min([a.target for k in keys for a in last_ask.get(k, []) if a.target > lo],
                  default=lo)
         idx = len(plan.events)
-        plan.events.append(_Event(step, lo + rng.random() * (hi - lo)))
+        # nearer the writes than the next ask (a cube of a uniform share): drawn
+        # uniformly, the call sat just before its first follow-up, nearer than
+        # the last forget call is to most questions
+        plan.events.append(_Event(step, lo + rng.random() ** NEAR * (hi - lo)))
         for k in keys:
             relabel(k, idx)
 
@@ -448,33 +453,45 @@ def blind_script(p: ContinualParams, data: ScenarioData) -> Script:
         sleep = rng_for("sleep")
         plan.events.append(_Event(Consolidate(), total * (0.5 + 0.2 * sleep.random())))
 
-    # Reinforcement: its cells asked after the writes; then each, and the controls
-    # never asked in between, checked in fresh words (reinforcementDelta compares them).
-    # Every group's own asks come before the first reading, whatever else is forgotten.
+    # Reinforcement: each cell, after its own asks, asked P more times at drawn moments,
+    # then checked in fresh words; each control checked as long after its own last ask
+    # as a cell is (reinforcementDelta compares their gains). Each at its own time,
+    # among the writes: after the last write, a run of questions that is all
+    # reinforcement would be a run with no follow-up in it.
     plan.rng = rng = rng_for("reinforce")
-    cells = sorted(reinforced)
-    reads_before = max([float(total)] + [a.target for i in (*cells, *controls)
-                                         for a in last_ask[fkey(i)]]) + 0.5
-    for i in cells:
-        k = fkey(i)
-        times = sorted(reads_before + 0.5 + rng.random() * TAIL
-                       for _ in range(p.reinforce_queries))
-        for t in times:
-            plan.ask(Probe(words.take(k, facts[i].all_wordings), (facts[i].item.id,),
-                           "reinforce", key=k), t)
-    done = max((a.target for a in plan.asks if a.step.tag == "reinforce"),
-               default=reads_before) + 0.5
-    for tag, group in (("reinforce", cells), ("control", controls)):
-        if group:
-            ids = tuple(facts[i].item.id for i in group)
-            plan.ask(ReadStrength(ids, tag, "before"), reads_before)
-            plan.ask(ReadStrength(ids, tag, "after"), done)
-    for tag, group in (("reinforced", cells), ("control", controls)):
-        for i in group:
-            k = fkey(i)
-            plan.ask(Probe(words.take(k, facts[i].all_wordings), (facts[i].item.id,), tag,
-                           key=k), done + 0.5 + rng.random() * TAIL / 2)
+    gaps: list[float] = []
 
+    def chain(k: str, tag: str, fact: int, times: Sequence[float], check: float) -> None:
+        """A strength reading, the asks at ``times``, a reading and the check, in order."""
+        f = facts[fact]
+        own = list(last_ask[k])
+        start = max(a.target for a in own) + 0.5
+        before = plan.ask(ReadStrength((f.item.id,), tag, "before"), start)
+        before.wait = own
+        prev = [before]
+        for t in times:
+            a = plan.ask(Probe(words.take(k, f.all_wordings), (f.item.id,), "reinforce",
+                               key=k), start + t)
+            a.wait = prev[:1]
+            prev.append(a)
+        after = plan.ask(ReadStrength((f.item.id,), tag, "after"), start + check - 0.25)
+        after.wait = prev
+        done = plan.ask(Probe(words.take(k, f.all_wordings), (f.item.id,),
+                              "reinforced" if tag == "reinforce" else "control", key=k),
+                        start + check)
+        done.wait = [after]
+
+    for i in sorted(reinforced):
+        times = sorted(0.5 + rng.random() * TAIL for _ in range(p.reinforce_queries))
+        check = max(times, default=0.5) + 0.5 + rng.random() * TAIL / 2
+        gaps.append(check)
+        chain(fkey(i), "reinforce", i, times, check)
+    for n, i in enumerate(controls):
+        chain(fkey(i), "control", i, (), gaps[n % len(gaps)] if gaps else TAIL)
+
+    decoys = _decoys(rng_for("decoys"), plan, data, aside_of) if forgetting.stats else 0
+    if forgetting.stats:
+        stats_forgotten["decoys"] = decoys
     steps = _emit(rng_for("calls"), p.write_batch, units, plan)
     stats = {**data.stats, "stream": {"layout": "blind", "writes": total,
                                       "questions": sum(isinstance(s, Probe) for s in steps),
@@ -485,6 +502,33 @@ def blind_script(p: ContinualParams, data: ScenarioData) -> Script:
     return Script(tuple(steps), k=p.k, seed=data.seed, stats=stats)
 
 
+def _decoys(rng: random.Random, plan: _Plan, data: ScenarioData,
+            aside_of: dict[str, Aside]) -> int:
+    """Forget calls of noise that nothing asks about, among the questions asked after the
+    last write (the reinforcement, and asks whose time is past the stream's end), as many
+    a question as the stream has before it: the real calls come before their facts' next
+    ask, and without these, a long run of questions with no forget call before it would be
+    a run with no follow-up in it."""
+    total = plan.total
+    real = sum(isinstance(e.step, Forget) for e in plan.events)
+    probes = [a for a in plan.asks if isinstance(a.step, Probe)]
+    core = sum(a.target <= total for a in probes)
+    tail = sorted(a.target for a in probes if a.target > total)
+    read = {i for a in probes for i in (*a.step.expected, *a.step.outrank)}
+    read |= {i for a in plan.asks if isinstance(a.step, ReadStrength) for i in a.step.ids}
+    read |= {i for e in plan.events if isinstance(e.step, Forget) for i in e.step.forgotten}
+    read |= {a.item.id for a in aside_of.values()}
+    read |= {g.copy_of for g in data.gate if g.copy_of is not None}
+    free = sorted(i.id for i in data.noise if i.id not in read and i.id in plan.pos)
+    want = min(len(free), round(real * len(tail) / max(1, core)))
+    if not tail or want <= 0:
+        return 0
+    for item in rng.sample(free, want):
+        at = rng.choice(tail)
+        plan.events.append(_Event(Forget(ids=(item,), forgotten=(item,)), at - 0.25))
+    return want
+
+
 def _emit(rng: random.Random, batch: int, units: list[tuple[Item, str, str]],
           plan: _Plan) -> list[Step]:
     """The steps: write calls of drawn sizes, each followed by what is due after it."""
@@ -493,6 +537,7 @@ def _emit(rng: random.Random, batch: int, units: list[tuple[Item, str, str]],
     events = sorted(plan.events, key=lambda e: e.pos)
     written: set[str] = set()
     last_call: set[str] = set()
+    asked: set[int] = set()  # id() of the asks asked so far
     count = 0
 
     def ids_of(step: Step) -> Iterable[str]:
@@ -503,11 +548,14 @@ def _emit(rng: random.Random, batch: int, units: list[tuple[Item, str, str]],
     def ready(a: _Ask) -> bool:
         if a.after is not None and not plan.events[a.after].done:
             return False
+        if any(id(w) not in asked for w in a.wait):
+            return False
         return all(i in written for i in ids_of(a.step))
 
     def ask(asks: list[_Ask]) -> None:
         for a in sorted(asks, key=lambda a: (a.target, a.tie)):
             pending.remove(a)
+            asked.add(id(a))
             steps.append(a.step)
 
     def fire(upto: float) -> None:
@@ -550,6 +598,7 @@ def _emit(rng: random.Random, batch: int, units: list[tuple[Item, str, str]],
         for x in seq:
             if isinstance(x, _Ask):
                 pending.remove(x)
+                asked.add(id(x))
             steps.append(x.step)
 
     pos = plan.pos
