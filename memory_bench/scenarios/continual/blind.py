@@ -513,7 +513,11 @@ def _decoys(rng: random.Random, plan: _Plan, data: ScenarioData,
     real = sum(isinstance(e.step, Forget) for e in plan.events)
     probes = [a for a in plan.asks if isinstance(a.step, Probe)]
     core = sum(a.target <= total for a in probes)
+    # (placed just before a question that is not a follow-up: one right after a forget
+    # call would mark it)
     tail = sorted(a.target for a in probes if a.target > total)
+    anchors = sorted(a.target for a in probes if a.target > total
+                     and a.step.tag not in _FOLLOW_UPS)
     read = {i for a in probes for i in (*a.step.expected, *a.step.outrank)}
     read |= {i for a in plan.asks if isinstance(a.step, ReadStrength) for i in a.step.ids}
     read |= {i for e in plan.events if isinstance(e.step, Forget) for i in e.step.forgotten}
@@ -521,11 +525,11 @@ def _decoys(rng: random.Random, plan: _Plan, data: ScenarioData,
     read |= {g.copy_of for g in data.gate if g.copy_of is not None}
     free = sorted(i.id for i in data.noise if i.id not in read and i.id in plan.pos)
     want = min(len(free), round(real * len(tail) / max(1, core)))
-    if not tail or want <= 0:
+    if not anchors or want <= 0:
         return 0
     for item in rng.sample(free, want):
-        at = rng.choice(tail)
-        plan.events.append(_Event(Forget(ids=(item,), forgotten=(item,)), at - 0.25))
+        at = rng.choice(anchors)
+        plan.events.append(_Event(Forget(ids=(item,), forgotten=(item,)), at - 1e-6))
     return want
 
 
@@ -668,10 +672,16 @@ def _apart(steps: list[Step]) -> list[Step]:
                 steps.insert(n + 1, steps.pop(m))
                 moved = True
                 break
-        before = steps[n - 1]
-        if (not moved and isinstance(before, Probe) and before.tag not in _FOLLOW_UPS
-                and not {*before.expected, *before.outrank} & set(step.forgotten)):
-            # none after it: the call goes before the question before it (one not about
-            # what the call forgets)
-            steps[n - 1], steps[n] = step, before
+        if moved:
+            continue
+        # none after it: the call goes back before the nearest earlier question that is
+        # not a follow-up, over questions that are not about what it forgets
+        gone = set(step.forgotten)
+        for m in range(n - 1, 0, -1):
+            cand = steps[m]
+            if not isinstance(cand, Probe) or {*cand.expected, *cand.outrank} & gone:
+                break
+            if cand.tag not in _FOLLOW_UPS:
+                steps.insert(m, steps.pop(n))
+                break
     return steps
