@@ -675,10 +675,15 @@ def _apart(steps: list[Step]) -> list[Step]:
         if moved:
             continue
         # none after it: the call goes back before the nearest earlier question that is
-        # not a follow-up, over questions that are not about what it forgets
+        # not a follow-up, or the write call before them, over questions that are not
+        # about what it forgets (after the last write every question left can be one)
         gone = set(step.forgotten)
         for m in range(n - 1, 0, -1):
             cand = steps[m]
+            if isinstance(cand, Write):
+                if not {i.id for i in cand.items} & gone:
+                    steps.insert(m, steps.pop(n))
+                break
             if not isinstance(cand, Probe) or {*cand.expected, *cand.outrank} & gone:
                 break
             if cand.tag not in _FOLLOW_UPS:
