@@ -30,9 +30,13 @@ left others, so here every role is drawn from one distribution:
   updated fact with all its values, an aside) comes after its items' writes, before its
   facts' next ask, at a drawn point; the asks after it are the follow-ups, and as many
   facts and asides not forgotten have their asks after a drawn earlier call marked
-  ``kept``. The sleep is placed at a drawn point; the reinforcement asks its cells after
-  the writes, and later checks them and as many matched controls that were not asked
-  (``reinforced`` and ``control``), which is what ``reinforcementDelta`` compares.
+  ``kept``. A call sits nearer its items' writes than its next ask; past the last write,
+  forget calls of never-asked noise come as often a question as before it.
+- **Reinforcement among the writes.** Each cell, after its own asks, is asked P more
+  times and then checked (``reinforced``), each matched control checked as long after its
+  own last ask (``control``): what ``reinforcementDelta`` compares. (After the last write,
+  a run of reinforcement questions had no follow-up in it.) The sleep is placed at a
+  drawn point.
 
 ``leakscan.py`` trains a classifier on what a backend observes to check that none of
 this is readable; ``leaks.py`` keeps the simple counts.
