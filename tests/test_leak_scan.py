@@ -134,18 +134,19 @@ def test_every_bounded_contrast_is_scored(name: str) -> None:
     assert line is not None and f"--scenario {name}" in line
 
 
-# What the blind stream (second draw, 2026-12-05) keeps within the bounds
-# (structure <= 0.55, form <= 0.60) on this small scan, and what it does not yet: a
-# follow-up comes sooner after a forget call than other questions do (structure 0.57-0.59
-# here, 0.59-0.61 on the full scan), and natural's update questions ask by the fact's common
-# word where its probes ask by a rarer synonym (form 0.68 here). Those are held to ceilings
-# a little above what was measured, so that they cannot get worse unseen; docs/leaks.md
-# gives the full scan's numbers (where the new value against the old is just over on hard
-# and natural: 0.56 structure, 0.60 and 0.64 form).
+# What the blind stream (third draw, 2026-12-05) keeps within the bounds
+# (structure <= 0.55, form <= 0.60) on this small scan, and what it does not yet: on hard
+# and default a follow-up is still told from the reinforcement's questions, which follow
+# many questions naming their person (structure 0.58-0.60 here, 0.556 and 0.581 on the
+# full scan; natural's follow-ups now hold), and natural's update questions ask by the
+# fact's common word where its probes ask by a rarer synonym (form 0.68 here). Those are
+# held to ceilings a little above what was measured, so that they cannot get worse unseen;
+# docs/leaks.md gives the full scan's numbers (where the new value against the old is just
+# over on hard and natural: 0.55 structure, 0.60 and 0.64 form).
 HELD = {"hard": ("answer", "current_vs_old", "update_vs_reprobe"),
-        "natural": ("answer", "current_vs_old"),
+        "natural": ("answer", "current_vs_old", "followup_vs_other"),
         "default": ("answer", "current_vs_old", "update_vs_reprobe")}
-CEILING = {"structure": 0.66, "form": 0.74}
+CEILING = {"structure": 0.64, "form": 0.74}
 
 
 @pytest.mark.parametrize("name", SCENARIOS)
