@@ -24,10 +24,6 @@ def test_each_cell_is_read_asked_read_and_checked_in_order_among_the_writes(name
     reinforce = [n for n, st in enumerate(steps) if isinstance(st, Probe) and st.tag == "reinforce"]
     assert reinforce and min(reinforce) < last_write  # not one run after the writes
     cells = {steps[n].key for n in reinforce}
-    written: dict[str, int] = {}
-    for n, st in enumerate(steps):
-        if isinstance(st, Write):
-            written.update({i.id: n for i in st.items})
     for key in cells:
         at = [n for n, st in enumerate(steps) if isinstance(st, Probe) and st.key == key]
         own = [n for n in at if steps[n].tag in BASELINE]

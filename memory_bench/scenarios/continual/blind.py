@@ -76,7 +76,7 @@ LATER_MEAN = 0.15  # and a drawn share more, of this mean
 THEN_MEAN = 0.08  # a history item's mean distance after its new value
 REPROBE_GAP = 150  # writes between a fact's last early ask and its later asks, where room
 SOON = 30.0  # mean writes, beyond MIN_GAP, from a write to its early asks
-TAIL = 150.0  # the reinforcement's span after the last write, in the same units
+TAIL = 150.0  # a cell's reinforcement asks' span after its own last ask, in the same units
 NEAR = 3.0  # a forget call's place between its items' writes and its next ask: U**NEAR
 _FOLLOW_UPS = ("forgotten", "kept")
 _REINFORCEMENT = ("reinforce", "reinforced", "control")  # asked in their own order
@@ -493,9 +493,8 @@ def blind_script(p: ContinualParams, data: ScenarioData) -> Script:
     for n, i in enumerate(controls):
         chain(fkey(i), "control", i, (), gaps[n % len(gaps)] if gaps else TAIL)
 
-    decoys = _decoys(rng_for("decoys"), plan, data, aside_of) if forgetting.stats else 0
     if forgetting.stats:
-        stats_forgotten["decoys"] = decoys
+        stats_forgotten["decoys"] = _decoys(rng_for("decoys"), plan, data, aside_of)
     steps = _emit(rng_for("calls"), p.write_batch, units, plan)
     stats = {**data.stats, "stream": {"layout": "blind", "writes": total,
                                       "questions": sum(isinstance(s, Probe) for s in steps),
@@ -509,26 +508,23 @@ def blind_script(p: ContinualParams, data: ScenarioData) -> Script:
 def _decoys(rng: random.Random, plan: _Plan, data: ScenarioData,
             aside_of: dict[str, Aside]) -> int:
     """Forget calls of noise that nothing asks about, among the questions asked after the
-    last write (the reinforcement, and asks whose time is past the stream's end), as many
-    a question as the stream has before it: the real calls come before their facts' next
-    ask, and without these, a long run of questions with no forget call before it would be
-    a run with no follow-up in it."""
+    last write (asks whose time is past the stream's end), as many a question as the
+    stream has before it: the real calls come before their facts' next ask, and without
+    these, the run of questions after the last write would have no forget call before it
+    and so no follow-up in it. Each goes just before a question that is not a follow-up
+    (one right after a forget call would mark it). Returns how many."""
     total = plan.total
     real = sum(isinstance(e.step, Forget) for e in plan.events)
     probes = [a for a in plan.asks if isinstance(a.step, Probe)]
-    core = sum(a.target <= total for a in probes)
-    # (placed just before a question that is not a follow-up: one right after a forget
-    # call would mark it)
-    tail = sorted(a.target for a in probes if a.target > total)
-    anchors = sorted(a.target for a in probes if a.target > total
-                     and a.step.tag not in _FOLLOW_UPS)
+    late = [a for a in probes if a.target > total]
+    anchors = sorted(a.target for a in late if a.step.tag not in _FOLLOW_UPS)
     read = {i for a in probes for i in (*a.step.expected, *a.step.outrank)}
     read |= {i for a in plan.asks if isinstance(a.step, ReadStrength) for i in a.step.ids}
     read |= {i for e in plan.events if isinstance(e.step, Forget) for i in e.step.forgotten}
     read |= {a.item.id for a in aside_of.values()}
     read |= {g.copy_of for g in data.gate if g.copy_of is not None}
     free = sorted(i.id for i in data.noise if i.id not in read and i.id in plan.pos)
-    want = min(len(free), round(real * len(tail) / max(1, core)))
+    want = min(len(free), round(real * len(late) / max(1, len(probes) - len(late))))
     if not anchors or want <= 0:
         return 0
     for item in rng.sample(free, want):
