@@ -30,13 +30,18 @@ left others, so here every role is drawn from one distribution:
   updated fact with all its values, an aside) comes after its items' writes, before its
   facts' next ask, at a drawn point; the asks after it are the follow-ups, and as many
   facts and asides not forgotten have their asks after a drawn earlier call marked
-  ``kept``. A call sits nearer its items' writes than its next ask; past the last write,
-  forget calls of never-asked noise come as often a question as before it.
+  ``kept``. A call sits nearer its items' writes than its next ask; as many calls again,
+  of noise nothing asks about, are placed as real ones are among the writes, and past the
+  last write such calls come as often a question as before it. A follow-up never comes
+  right after its own call, but right after another as any question may (barred after
+  every call, the first question after one was never a follow-up).
 - **Reinforcement among the writes.** Each cell, after its own asks, is asked P more
   times and then checked (``reinforced``), each matched control checked as long after its
   own last ask (``control``): what ``reinforcementDelta`` compares. (After the last write,
-  a run of reinforcement questions had no follow-up in it.) The sleep is placed at a
-  drawn point.
+  a run of reinforcement questions had no follow-up in it.) A cell cannot be forgotten,
+  so its P asks are ``kept`` follow-ups after a drawn earlier call as often as a key has
+  follow-ups: otherwise the questions about the person asked most were never follow-ups.
+  The sleep is placed at a drawn point.
 
 ``leakscan.py`` trains a classifier on what a backend observes to check that none of
 this is readable; ``leaks.py`` keeps the simple counts.
@@ -78,6 +83,7 @@ REPROBE_GAP = 150  # writes between a fact's last early ask and its later asks, 
 SOON = 30.0  # mean writes, beyond MIN_GAP, from a write to its early asks
 TAIL = 150.0  # a cell's reinforcement asks' span after its own last ask, in the same units
 NEAR = 3.0  # a forget call's place between its items' writes and its next ask: U**NEAR
+DECOYS = 1.0  # forget calls of never-asked noise among the writes, a real call
 _FOLLOW_UPS = ("forgotten", "kept")
 _REINFORCEMENT = ("reinforce", "reinforced", "control")  # asked in their own order
 
@@ -205,6 +211,7 @@ class _Plan:
         self.asks: list[_Ask] = []
         self.events: list[_Event] = []
         self.squeezed = 0
+        self.spans: list[float] = []  # each real forget call's room, its writes to its ask
 
     def soon(self, after: float) -> float:
         return after + MIN_GAP + self.rng.expovariate(1.0 / SOON)
@@ -412,6 +419,7 @@ def blind_script(p: ContinualParams, data: ScenarioData) -> Script:
         hi = min([a.target for k in keys for a in last_ask.get(k, []) if a.target > lo],
                  default=lo)
         idx = len(plan.events)
+        plan.spans.append(hi - lo)
         # nearer the writes than the next ask (a cube of a uniform share): drawn
         # uniformly, the call sat just before its first follow-up, nearer than
         # the last forget call is to most questions
@@ -451,6 +459,9 @@ def blind_script(p: ContinualParams, data: ScenarioData) -> Script:
                 or [e for e in forgets if plan.events[e].pos < last])
         if room:
             relabel(k, rng.choice(room))
+    # (keys with follow-ups, kept or forgotten: a cell cannot be forgotten, so it is kept
+    # as often as any key has follow-ups)
+    followed = len(set(kept) | gone_facts) + want
     stats_forgotten = {**forgetting.stats, "asides": want, "asides_kept": len(chosen) - want}
 
     if p.consolidate:
@@ -492,6 +503,10 @@ def blind_script(p: ContinualParams, data: ScenarioData) -> Script:
         chain(fkey(i), "reinforce", i, times, check)
     for n, i in enumerate(controls):
         chain(fkey(i), "control", i, (), gaps[n % len(gaps)] if gaps else TAIL)
+    if forgetting.stats:
+        stats_forgotten["cells_kept"] = _kept_cells(rng_for("kept-cells"), plan, forgets,
+                                                    sorted(fkey(i) for i in reinforced),
+                                                    followed / max(1, len(last_ask)))
 
     if forgetting.stats:
         stats_forgotten["decoys"] = _decoys(rng_for("decoys"), plan, data, aside_of)
@@ -503,6 +518,35 @@ def blind_script(p: ContinualParams, data: ScenarioData) -> Script:
     if forgetting.stats:
         stats["forgotten"] = stats_forgotten
     return Script(tuple(steps), k=p.k, seed=data.seed, stats=stats)
+
+
+def _kept_cells(rng: random.Random, plan: _Plan, forgets: Sequence[int],
+                cells: Sequence[str], rate: float) -> int:
+    """The reinforcement asks of a cell drawn as a key with follow-ups is (at ``rate``), after
+    a drawn earlier forget call, become ``kept`` follow-ups: what a reinforcement ask
+    measures is only that it was asked, and otherwise a cell's P asks, about a person
+    asked about more often than anyone, were never follow-ups. They carry no capability:
+    a backend that cannot forget is asked them as ever (and forgetKept is not its metric).
+    Returns how many cells."""
+    n = 0
+    for k in cells:
+        asks = [a for a in plan.asks if isinstance(a.step, Probe) and a.step.key == k
+                and a.step.tag == "reinforce"]
+        if not asks or rng.random() >= rate:
+            continue
+        first = min(a.target for a in asks)
+        last = max(a.target for a in asks)
+        room = ([e for e in forgets if plan.events[e].pos < first]
+                or [e for e in forgets if plan.events[e].pos < last])
+        if not room:
+            continue
+        idx = rng.choice(room)
+        for a in asks:
+            if a.target > plan.events[idx].pos:
+                a.step = replace(a.step, tag="kept")
+                a.after = idx
+        n += 1
+    return n
 
 
 def _decoys(rng: random.Random, plan: _Plan, data: ScenarioData,
@@ -524,13 +568,27 @@ def _decoys(rng: random.Random, plan: _Plan, data: ScenarioData,
     read |= {a.item.id for a in aside_of.values()}
     read |= {g.copy_of for g in data.gate if g.copy_of is not None}
     free = sorted(i.id for i in data.noise if i.id not in read and i.id in plan.pos)
-    want = min(len(free), round(real * len(late) / max(1, len(probes) - len(late))))
+    rng.shuffle(free)
+    # Among the writes, as many again as real calls, each placed as a real call is
+    # between its item's write and a drawn real call's room later: a question soon after
+    # a forget call is then a follow-up no more often than any question.
+    placed: set[str] = set()
+    for item in free[:round(DECOYS * real) if plan.spans else 0]:
+        lo = plan.pos[item] + MIN_GAP
+        hi = lo + rng.choice(plan.spans)
+        at = lo + rng.random() ** NEAR * (hi - lo)
+        if at < total:
+            plan.events.append(_Event(Forget(ids=(item,), forgotten=(item,)), at))
+            placed.add(item)
+    free = [i for i in free if i not in placed]
+    want = min(len(free), round((real + len(placed)) * len(late)
+                                / max(1, len(probes) - len(late))))
     if not anchors or want <= 0:
-        return 0
-    for item in rng.sample(free, want):
+        return len(placed)
+    for item in free[:want]:
         at = rng.choice(anchors)
         plan.events.append(_Event(Forget(ids=(item,), forgotten=(item,)), at - 1e-6))
-    return want
+    return len(placed) + want
 
 
 def _emit(rng: random.Random, batch: int, units: list[tuple[Item, str, str]],
@@ -594,10 +652,9 @@ def _emit(rng: random.Random, batch: int, units: list[tuple[Item, str, str]],
         seq: list[_Ask | _Event] = list(group)
         for ev, first in evs:
             lo = max((seq.index(a) for a in first), default=-1) + 1
-            # never right before a follow-up (of an earlier call): that would mark it
-            at = [j for j in range(lo, len(seq) + 1) if j == len(seq) or not (
-                isinstance(seq[j], _Ask) and seq[j].step.tag in _FOLLOW_UPS)]
-            seq.insert(shuffle.choice(at), ev)
+            # anywhere after them: its own follow-ups wait a call, and another call's
+            # follow-up may come right after it as any question may
+            seq.insert(lo + shuffle.randrange(len(seq) - lo + 1), ev)
             ev.done = True
         for x in seq:
             if isinstance(x, _Ask):
@@ -640,7 +697,7 @@ def _emit(rng: random.Random, batch: int, units: list[tuple[Item, str, str]],
             fire(ev.pos)
             idx = plan.events.index(ev)
             rest = sorted(pending, key=lambda a: (a.target, a.tie))
-            if rest and rest[0].step.tag in _FOLLOW_UPS:
+            if rest and rest[0].after == idx:
                 other = next((a for a in rest if isinstance(a.step, Probe)
                               and a.step.tag not in (*_FOLLOW_UPS, *_REINFORCEMENT)
                               and (a.after is None or (plan.events[a.after].done
@@ -648,12 +705,15 @@ def _emit(rng: random.Random, batch: int, units: list[tuple[Item, str, str]],
                 if other is not None:
                     ask([other])
     ask(list(pending))
-    return _apart(steps)
+    own = {id(a.step): id(plan.events[a.after].step) for a in plan.asks if a.after is not None}
+    return _apart(steps, own)
 
 
-def _apart(steps: list[Step]) -> list[Step]:
-    """``steps`` with no follow-up question right after a forget call: where one is, the
-    first other question of the same run of questions goes before it."""
+def _apart(steps: list[Step], own: dict[int, int]) -> list[Step]:
+    """``steps`` with no follow-up question right after its own forget call (``own``: a
+    follow-up's id to its call's): where one is, the first other question of the same
+    run of questions goes before it. (Right after another call, it is where any question
+    may be: barred there too, a follow-up was never the first question after a call.)"""
     last_write: set[str] = set()
     for n, step in enumerate(steps):
         if isinstance(step, Write):
@@ -661,22 +721,22 @@ def _apart(steps: list[Step]) -> list[Step]:
         if not isinstance(step, Forget) or n + 1 >= len(steps):
             continue
         nxt = steps[n + 1]
-        if not (isinstance(nxt, Probe) and nxt.tag in _FOLLOW_UPS):
+        if own.get(id(nxt)) != id(step):
             continue
         moved = False
         for m in range(n + 2, len(steps)):
             cand = steps[m]
             if not isinstance(cand, Probe):
                 break
-            if cand.tag not in _FOLLOW_UPS and not set(cand.expected) & last_write:
+            if own.get(id(cand)) != id(step) and not set(cand.expected) & last_write:
                 steps.insert(n + 1, steps.pop(m))
                 moved = True
                 break
         if moved:
             continue
-        # none after it: the call goes back before the nearest earlier question that is
-        # not a follow-up, or the write call before them, over questions that are not
-        # about what it forgets (after the last write every question left can be one)
+        # none after it: the call goes back before the nearest earlier question, or the
+        # write call before it, over questions that are not about what it forgets (after
+        # the last write every question left can be one)
         gone = set(step.forgotten)
         for m in range(n - 1, 0, -1):
             cand = steps[m]
@@ -686,7 +746,6 @@ def _apart(steps: list[Step]) -> list[Step]:
                 break
             if not isinstance(cand, Probe) or {*cand.expected, *cand.outrank} & gone:
                 break
-            if cand.tag not in _FOLLOW_UPS:
-                steps.insert(m, steps.pop(n))
-                break
+            steps.insert(m, steps.pop(n))  # (none of its own follow-ups is before it)
+            break
     return steps
