@@ -121,12 +121,12 @@ def _clean(definition: str) -> str:
 
 
 def fact_text(rng: random.Random, word: str, s: Synset,
-              avoid: str | tuple[str, ...] | None = None) -> str:
+              avoid: str | tuple[str, ...] | None = None, example: bool | None = None) -> str:
     """A sentence stating sense ``s`` of ``word``; an example only if it lacks every
-    phrase of ``avoid``."""
+    phrase of ``avoid`` (half the time, or where ``example`` is given, as it says)."""
     phrases = (avoid,) if isinstance(avoid, str) else tuple(avoid or ())
     examples = [e for e in s.examples if not any(has_phrase(e, a) for a in phrases)]
-    if examples and rng.random() < 0.5:
+    if examples and (rng.random() < 0.5 if example is None else example):
         frame = rng.choice(FACT_FRAMES_EXAMPLE)
         return _cap(frame.format(w=word, d=_clean(s.definition), e=rng.choice(examples)))
     return _cap(rng.choice(FACT_FRAMES).format(w=word, d=_clean(s.definition)))
@@ -139,18 +139,18 @@ def fragment_text(rng: random.Random, word: str) -> str:
 
 
 def update_text(rng: random.Random, word: str, s: Synset,
-                avoid: str | tuple[str, ...] | None = None) -> str:
+                avoid: str | tuple[str, ...] | None = None, example: bool | None = None) -> str:
     """The new sense of ``word``, in a fact frame; an example only if it lacks ``avoid``."""
-    return fact_text(rng, word, s, avoid)
+    return fact_text(rng, word, s, avoid, example)
 
 
 def history_text(rng: random.Random, word: str, s: Synset,
-                 avoid: tuple[str, ...] = ()) -> str:
+                 avoid: tuple[str, ...] = (), example: bool | None = None) -> str:
     """The old sense ``s`` of ``word`` recalled as former (``HISTORY_FRAMES``); with one of
-    WordNet's examples as often as a fact has one, if the example lacks every phrase of
-    ``avoid``."""
+    WordNet's examples as often as a fact has one (or as ``example`` says), if the example
+    lacks every phrase of ``avoid``."""
     examples = [e for e in s.examples if not any(has_phrase(e, a) for a in avoid)]
-    if examples and rng.random() < 0.5:
+    if examples and (rng.random() < 0.5 if example is None else example):
         frame = rng.choice(HISTORY_FRAMES_EXAMPLE)
         return _cap(frame.format(w=word, d=_clean(s.definition), e=rng.choice(examples)))
     return _cap(rng.choice(HISTORY_FRAMES).format(w=word, d=_clean(s.definition)))
