@@ -1,6 +1,7 @@
 """The learned leak scan (issue 34): it finds a planted leak, it stays at chance without
-one, and the published continual streams keep its bounds (all but the follow-ups, and
-natural's update questions' form: see HELD)."""
+one, and the published continual streams keep its bounds (all but natural's new value
+against the old by form; the follow-ups hold on the full scan, not on this small one:
+see HELD)."""
 
 from __future__ import annotations
 
@@ -134,19 +135,18 @@ def test_every_bounded_contrast_is_scored(name: str) -> None:
     assert line is not None and f"--scenario {name}" in line
 
 
-# What the blind stream (third draw, 2026-12-05) keeps within the issue's bounds
-# (structure <= 0.55, form <= 0.60) on this small scan, and what it does not yet: on hard
-# and default a follow-up is still told from the reinforcement's questions, which follow
-# many questions naming their person (structure 0.58-0.60 here, 0.556 and 0.581 on the
-# full scan; natural's follow-ups now hold), and natural's update questions ask by the
-# fact's common word where its probes ask by a rarer synonym (form 0.68 here). Those are
-# held to ceilings a little above what was measured, so that they cannot get worse unseen;
-# docs/leaks.md gives the full scan's numbers (where the new value against the old is just
-# over on hard and natural: 0.55 structure, 0.60 and 0.64 form).
+# What the blind stream (fourth draw, 2026-12-05) keeps within the issue's bounds
+# (structure <= 0.55, form <= 0.60) on this small scan (three train seeds, two test seeds,
+# logistic regression: noisier than the full scan), and what it does not: the follow-ups
+# on hard and default (0.553 and 0.570 here; 0.545 and 0.538 on the full scan, in bounds)
+# and natural's new value against the old (structure 0.554 here, 0.53 on the full scan;
+# form 0.649 here and 0.641 there, over: the fact senses recur across seeds, and their
+# definitions' last words are memorised; docs/leaks.md). Those are held to ceilings a
+# little above what was measured, so that they cannot get worse unseen.
 HELD = {"hard": ("answer", "current_vs_old", "update_vs_reprobe"),
-        "natural": ("answer", "current_vs_old", "followup_vs_other"),
+        "natural": ("answer", "update_vs_reprobe", "followup_vs_other"),
         "default": ("answer", "current_vs_old", "update_vs_reprobe")}
-CEILING = {"structure": 0.64, "form": 0.74}
+CEILING = {"structure": 0.60, "form": 0.68}
 
 
 @pytest.mark.parametrize("name", SCENARIOS)
