@@ -67,6 +67,11 @@ def _factory(options: dict[str, Any], ctx: BackendContext) -> Any:
     embedder = SharedEmbedder(embedder_from_options(options, ctx))
     # KuzuDriver's default database: in memory, one per backend (the row is not persistent).
     driver = KuzuDriver(db=":memory:")
+    # One thread a query: Kuzu (no longer maintained upstream) raised "unordered_map::at"
+    # in its full-text search once under load (make bench of 2026-12-05, hard seed 9, which
+    # passed alone); on one thread a query's execution does not hang on the scheduling.
+    for conn in driver.client.connections:
+        conn.set_max_threads_for_exec(1)
     graphiti = Graphiti(graph_driver=driver, llm_client=NoLLM(), embedder=embedder,
                         cross_encoder=NoCrossEncoder())
     return GraphitiMemory(
