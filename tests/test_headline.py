@@ -15,7 +15,7 @@ from memory_bench.site.headline import HeadlineError, load_headlines
 
 ROOT = Path(__file__).resolve().parent.parent
 REPORTS = ROOT / "reports"
-OLD = "2026-12-05-hard-20261205T054256-09ae-gate"
+OLD = "2026-12-05-hard-20261205T084556-5752-gate"
 NEW = "2026-12-06-hard-20261206T000000-beef-gate"  # the same files under a newer name
 
 

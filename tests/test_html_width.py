@@ -15,7 +15,7 @@ from memory_bench.render.html import render_html
 from memory_bench.results.io import load_result
 
 REPORTS = Path(__file__).resolve().parent.parent / "reports"
-STEM = "2026-12-05-hard-20261205T054256-09ae-systems"
+STEM = "2026-12-05-hard-20261205T084556-5752-systems"
 
 
 def test_the_html_report_has_no_horizontal_overflow_at_1400px(tmp_path: Path) -> None:

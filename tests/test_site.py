@@ -23,7 +23,7 @@ from memory_bench.site.__main__ import main
 
 ROOT = Path(__file__).resolve().parent.parent
 REPORTS = ROOT / "reports"
-RUNS = ("2026-12-05-hard-20261205T054256-09ae-gate", "2026-12-04-beam-20261201T192734-6644")
+RUNS = ("2026-12-05-hard-20261205T084556-5752-gate", "2026-12-04-beam-20261201T192734-6644")
 SWEEP = "2026-12-02-sweep-scale-20261202T124554-2def"
 WIDTHS = (1400, 390)
 
