@@ -18,7 +18,7 @@ BASELINE = ("probe", "reprobe")
 FOLLOW_UPS = ("forgotten", "kept")
 
 
-def s_reinforce_queries(name: str) -> int:
+def _reinforce_queries(name: str) -> int:
     return load_scenario(name).params["reinforce_queries"]
 
 
@@ -122,7 +122,7 @@ def test_a_cells_reinforcement_asks_are_kept_follow_ups_as_often_as_a_fact_has_t
         for key in checked:
             asks = [n for n, st in enumerate(steps) if isinstance(st, Probe) and st.key == key
                     and st.tag in ("reinforce", "kept")]
-            assert len(asks) == s_reinforce_queries(name)
+            assert len(asks) == _reinforce_queries(name)
             kept = [n for n in asks if steps[n].tag == "kept"]
             assert all(steps[n].needs is None for n in asks)
             if kept:

@@ -453,12 +453,9 @@ def blind_script(p: ContinualParams, data: ScenarioData) -> Script:
         kept.append(k)
     forgets = list(range(len(plan.events)))
     for k in kept:
-        first = min(a.target for a in last_ask[k])
-        last = max(a.target for a in last_ask[k])
-        room = ([e for e in forgets if plan.events[e].pos < first]
-                or [e for e in forgets if plan.events[e].pos < last])
-        if room:
-            relabel(k, rng.choice(room))
+        call = _earlier_call(rng, plan, forgets, last_ask[k])
+        if call is not None:
+            relabel(k, call)
     # (keys with follow-ups, kept or forgotten: a cell cannot be forgotten, so it is kept
     # as often as any key has follow-ups)
     followed = len(set(kept) | gone_facts) + want
@@ -520,6 +517,17 @@ def blind_script(p: ContinualParams, data: ScenarioData) -> Script:
     return Script(tuple(steps), k=p.k, seed=data.seed, stats=stats)
 
 
+def _earlier_call(rng: random.Random, plan: _Plan, forgets: Sequence[int],
+                  asks: Sequence[_Ask]) -> int | None:
+    """A drawn forget call (index into ``plan.events``) before the first of ``asks``, or
+    failing that before the last; None when every call comes after them."""
+    first = min(a.target for a in asks)
+    last = max(a.target for a in asks)
+    room = ([e for e in forgets if plan.events[e].pos < first]
+            or [e for e in forgets if plan.events[e].pos < last])
+    return rng.choice(room) if room else None
+
+
 def _kept_cells(rng: random.Random, plan: _Plan, forgets: Sequence[int],
                 cells: Sequence[str], rate: float) -> int:
     """The reinforcement asks of a cell drawn as a key with follow-ups is (at ``rate``), after
@@ -534,13 +542,9 @@ def _kept_cells(rng: random.Random, plan: _Plan, forgets: Sequence[int],
                 and a.step.tag == "reinforce"]
         if not asks or rng.random() >= rate:
             continue
-        first = min(a.target for a in asks)
-        last = max(a.target for a in asks)
-        room = ([e for e in forgets if plan.events[e].pos < first]
-                or [e for e in forgets if plan.events[e].pos < last])
-        if not room:
+        idx = _earlier_call(rng, plan, forgets, asks)
+        if idx is None:
             continue
-        idx = rng.choice(room)
         for a in asks:
             if a.target > plan.events[idx].pos:
                 a.step = replace(a.step, tag="kept")

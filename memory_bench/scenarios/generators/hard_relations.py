@@ -144,6 +144,8 @@ HARD_RELATIONS: tuple[HardRelation, ...] = (
          "{s} has no other dog but {v}.",
          "{s}'s dog: {v}.",
          "{s} got a puppy last year and called it {v}.",
+         # (listed twice, and the first once read "once a stray": a slip of the fourth
+         # draw, kept so that its published runs reproduce; mend at the next republish)
          "{s}'s dog, a stray in the past, is called {v}.", "{v} is the name {s}'s dog answers to.",
          "{s}'s dog, a stray in the past, is called {v}.",
          "{s} used to have cats and owns a dog named {v}."),

@@ -160,19 +160,19 @@ class _Draw:
         keeps its one content word, which a cache of similar questions reads."""
         candidates = [s for s in self.c.synsets if _pairs(self.c, s)]
         self.rng.shuffle(candidates)
+        triples = {id(s): _options(self.c, s) for s in candidates}
         # Senses whose fact word is as long as its synonyms first: an update question
         # asks by the fact word, a re-probe by a synonym, and a common word is shorter
         # than a rare one (7.1 characters against 9.9 over the slice), so that the
         # question's length told the two apart (AUC 0.72 by form).
-        candidates.sort(key=lambda s: not any(_matched(p) for p in _options(self.c, s)))
+        candidates.sort(key=lambda s: not any(map(_matched, triples[id(s)])))
         out = []
         for s in candidates:
             if len(out) == n:
                 break
             if not self.free(s):
                 continue
-            words = _options(self.c, s)
-            words = [w for w in words if _matched(w)] or words
+            words = [w for w in triples[id(s)] if _matched(w)] or triples[id(s)]
             options = []
             for a, b, b2 in words:
                 others = [
