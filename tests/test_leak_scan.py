@@ -1,7 +1,6 @@
 """The learned leak scan (issue 34): it finds a planted leak, it stays at chance without
-one, and the published continual streams keep its bounds (all but natural's new value
-against the old by form; the follow-ups hold on the full scan, not on this small one:
-see HELD)."""
+one, and the published continual streams keep its bounds (the follow-ups hold on the full
+scan, not on this small one: see HELD)."""
 
 from __future__ import annotations
 
@@ -135,16 +134,15 @@ def test_every_bounded_contrast_is_scored(name: str) -> None:
     assert line is not None and f"--scenario {name}" in line
 
 
-# What the blind stream (fourth draw, 2026-12-05) keeps within the issue's bounds
-# (structure <= 0.55, form <= 0.60) on this small scan (three train seeds, two test seeds,
-# logistic regression: noisier than the full scan), and what it does not: the follow-ups
-# on hard and default (0.553 and 0.570 here; 0.545 and 0.538 on the full scan, in bounds)
-# and natural's new value against the old (structure 0.554 here, 0.53 on the full scan;
-# form 0.649 here and 0.641 there, over: the fact senses recur across seeds, and their
-# definitions' last words are memorised; docs/leaks.md). Those are held to ceilings a
-# little above what was measured, so that they cannot get worse unseen.
+# What the blind stream keeps within the issue's bounds (structure <= 0.55, form <= 0.60)
+# on this small scan (three train seeds, two test seeds, logistic regression: noisier than
+# the full scan), and what it does not here: the follow-ups by structure on hard, default
+# (fourth draw: 0.553 and 0.570 here, 0.545 and 0.538 on the full scan) and natural
+# (fifth draw: 0.560 here, 0.532 on the full scan), all in bounds on the full scan
+# (docs/leaks.md). Those are held to ceilings a little above, so that they cannot get
+# worse unseen.
 HELD = {"hard": ("answer", "current_vs_old", "update_vs_reprobe"),
-        "natural": ("answer", "update_vs_reprobe", "followup_vs_other"),
+        "natural": ("answer", "current_vs_old", "update_vs_reprobe"),
         "default": ("answer", "current_vs_old", "update_vs_reprobe")}
 CEILING = {"structure": 0.60, "form": 0.68}
 

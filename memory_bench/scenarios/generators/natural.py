@@ -10,15 +10,20 @@ easier than retrieval on prose") and §5.3 asks for a real corpus. Here:
   the definition;
 - its **question** asks by a *synonym* from the same synset that the fact's text
   does not contain and that shares no word with the fact's word: "What does
-  handgrip mean?". The synonym has exactly one sense in all of WordNet, so the
+  handgrip mean?". The synonym has exactly one sense in the slice, so the
   question has one answer, and no other stored item names it as a word; the
   **re-probe** asks by a second such synonym, in another frame;
 - **noise** states other senses of other words, with the same frames;
 - an **update** gives the fact's word a different real sense of that same word
   (WordNet polysemy) with a later timestamp, in the fact frames, and asks
   "What does grip mean?" (no stock update phrase, no "now"); ``update_history`` of
-  them are followed by a **history item**, the old sense in the past tense ("Grip
-  used to be a word for ..."), which the new sense must outrank too;
+  them are followed by a **history item**, the old sense as former ("Grip is now rare
+  and was once the word for ..."), which the new sense must outrank too. A fact frame
+  and its history frame are made of the same words ("Grip was once rare and is now the
+  word for ..."), so only the meaning tells them apart (phrasing.py). For two thirds of the
+  updates the two senses could each be the fact, and which one is the fact is drawn,
+  so that neither role's senses differ from the other's in form or recur in one role
+  across seeds (``ROLES_DRAWN``);
 - every fact has 20 **wordings** (question frames by either synonym, in
   ``asking.py``'s frames), every update 8 by the fact's word and 6 about the
   former sense; every noise and clean gate sense an **aside** (12 wordings);
@@ -64,7 +69,7 @@ __all__ = ["MAX_FACTS", "MAX_SENSES", "RELATION", "capacity_error", "generate"]
 
 RELATION = "meaning"
 # Checked by tests/test_natural_generator.py: generation succeeds for every seed tried at
-# these limits, with room to spare (732 synsets qualify as facts, with two synonyms to ask
+# these limits, with room to spare (1,299 synsets qualify as facts, with two synonyms to ask
 # by; 13,357 in all).
 MAX_FACTS = 300
 MAX_SENSES = 5000  # synsets one seed draws: 2 per fact, noise, gate short and clean
@@ -101,15 +106,14 @@ def _pairs(c: Corpus, s: Synset) -> list[tuple[str, str]]:
     """(fact word, question word) pairs a fact about ``s`` can use.
 
     The fact word has another sense in the slice (so it can be updated); the
-    question word has one sense in all of WordNet, shares no word with the fact
-    word and does not occur in the definition.
+    question word has one sense in the slice (so one stored item at most names it),
+    shares no word with the fact word and does not occur in the definition. One sense
+    in all of WordNet, as before the fifth draw, left 114 words with two senses that
+    could each be a fact; one in the slice leaves 353 (``ROLES_DRAWN``).
     """
     fact_words = [w for w in s.words if _WORD.match(w) and len(_senses_of(c, w)) >= 2]
-    asked = [
-        w
-        for w, n in zip(s.words, s.senses, strict=True)
-        if _WORD.match(w) and n == 1 and not phrasing.has_phrase(s.definition, w)
-    ]
+    asked = [w for w in s.words if _WORD.match(w) and len(_senses_of(c, w)) == 1
+             and not phrasing.has_phrase(s.definition, w)]
     return [(a, b) for a in fact_words for b in asked if not _tokens(a) & _tokens(b)]
 
 
@@ -132,9 +136,48 @@ def _matched(words: tuple[str, str, str]) -> bool:
                for b in bs)
 
 
+def _closest(options: list[tuple]) -> list[tuple]:
+    """The options whose re-probe words (third, and fifth's third) are nearest the fact
+    word in length: a synonym with one sense is a rarer word and runs longer than the
+    fact word (8.8 characters against 7.6), and an update asks by the fact word."""
+    def gap(o: tuple) -> int:
+        return max(abs(len(t[2]) - len(t[0])) for t in (o, *o[4:]))
+    best = min(map(gap, options), default=0)
+    return [o for o in options if gap(o) == best]
+
+
 def _has_example(text: str, sense: Synset) -> bool:
     """Whether ``text`` quotes one of ``sense``'s WordNet examples."""
     return any(f'"{e}"' in text for e in sense.examples)
+
+
+# The share of updates whose fact and new sense were drawn in either role (``_Draw.facts``).
+# All would tell the new value from the old one least by form, but the words with two
+# senses that can both be facts are few (353 in the slice), so an update question would
+# ask by a word that recurs across seeds as an update's and never as a re-probe's. Leak
+# scan form AUC over three train/test splits (means), new vs old and update vs re-probe:
+# two thirds 0.501 and 0.542, all 0.525 and 0.576 (with one-sense-in-WordNet synonyms,
+# 114 such words: none 0.597 and 0.571, a third 0.573 and 0.554, half 0.557 and 0.592).
+ROLES_DRAWN = 2 / 3
+
+
+def _updated(rng: random.Random, picked: list[tuple], n: int, drawn: set[int]) -> list[int]:
+    """The ``n`` facts to update: ``ROLES_DRAWN`` of them among the facts whose roles were
+    drawn (``drawn``), each as long a word as a fact drawn at random (an update asks by
+    the fact's word and a re-probe by a synonym, and the words with two senses that can
+    both be facts are shorter than most); the rest at random among the others."""
+    free = sorted(drawn)
+    rng.shuffle(free)
+    out: set[int] = set()
+    for i in rng.sample(range(len(picked)), round(ROLES_DRAWN * n)):
+        like = [j for j in free if len(picked[j][1]) == len(picked[i][1]) and j not in out]
+        near = like or sorted((j for j in free if j not in out),
+                              key=lambda j: abs(len(picked[j][1]) - len(picked[i][1])))
+        if near:
+            out.add(near[0])
+    rest = [i for i in range(len(picked)) if i not in drawn]
+    out.update(rng.sample(rest, n - len(out)))
+    return sorted(out)
 
 
 class _Draw:
@@ -147,6 +190,13 @@ class _Draw:
         self.order = list(range(len(corpus.synsets)))
         rng.shuffle(self.order)
         self.cursor = 0
+        self.symmetric: set[int] = set()  # facts whose roles were drawn (see facts)
+
+    def _as_fact(self, o: Synset, word: str) -> list[tuple[str, str, str]]:
+        """The (word, question word, re-probe word) triples by which ``o`` could be
+        asked as a fact of ``word``, matched ones only where it has any."""
+        found = [t for t in _options(self.c, o) if t[0] == word]
+        return [t for t in found if _matched(t)] or found
 
     def free(self, s: Synset, allow: str = "") -> bool:
         return not ({w.lower() for w in s.words} - {allow.lower()}) & self.used
@@ -183,7 +233,21 @@ class _Draw:
                 options += [(a, b, b2, o) for o in others]
             if not options:
                 continue
-            a, b, b2, other = self.rng.choice(options)
+            # An other sense that could be the fact itself (two one-sense synonyms of its
+            # own), where there is one, and then the roles drawn: the senses that can be
+            # facts differ from a word's other senses (longer definitions, other topics)
+            # and recur across seeds, so that with fixed roles a classifier on form told
+            # the new value from the old one (AUC 0.64, issue 34).
+            both = _closest([(a, b, b2, o, t) for a, b, b2, o in options
+                             for t in self._as_fact(o, a)])
+            options = _closest(options)
+            if both:
+                a, b, b2, other, turned = self.rng.choice(both)
+                if self.rng.random() < 0.5:
+                    s, other, (a, b, b2) = other, s, turned
+                self.symmetric.add(len(out))
+            else:
+                a, b, b2, other = self.rng.choice(options)
             self.take(s)
             self.take(other)
             out.append((s, a, b, b2, other))
@@ -252,7 +316,7 @@ def generate(s: Params, seed: int) -> ScenarioData:
                                                                          strict=True))
     with_example /= max(1, len(facts))
     with_other = max(with_example, sum(bool(p[4].examples) for p in picked) / max(1, len(picked)))
-    for fi in sorted(rng.sample(range(len(facts)), s.updates)):
+    for fi in _updated(rng, picked, s.updates, draw.symmetric):
         f, other = facts[fi], picked[fi][4]
         # with an example sentence as often as a fact has one: a word's other senses
         # have WordNet examples more often than the senses with one-sense synonyms do

@@ -28,33 +28,64 @@ __all__ = [
     "update_text",
 ]
 
-# {w}: the word, {d}: WordNet's definition.
-FACT_FRAMES = (
-    "{w}: {d}.",
-    "{w} denotes {d}.",
-    "{w} is a word for {d}.",
-    "In English, {w} is the name for {d}.",
-    "The noun {w} names {d}.",
-    "Lexicographers recorded {w} as {d}.",
-    "{w} was entered in the dictionary as {d}.",
-    "Once a rare word, {w} now names {d}.",
-    "In older books as in new ones, {w} denotes {d}.",
-    "{w} no longer puzzles readers: it names {d}.",
-    "{w} has long been used for {d}.",
-    "{w} was adopted as the name for {d}.",
-    "{w} denotes {d}, in present usage.",
-    "An everyday word, {w} denotes {d}.",
-    "Old as it is, {w} still names {d}.",
-    "{w}: {d} (the usual sense).",
-    "Until a better word comes along, {w} names {d}.",
+# {w}: the word, {d}: WordNet's definition; {e}: one of its example sentences.
+# Every frame is one of a pair: the current sense (a fact, an update, noise, a gate item)
+# and the former sense (a history item), made of the same words, tense words included,
+# with the time words swapped between the clause that holds the definition and the one
+# about "something else", and the same first and last word. Only the sentence's meaning
+# tells a history item from a current one: not a frame, a tense marker, a count of them,
+# its length or its first and last words, alone or together (tests/test_natural_generator.py
+# checks each pair). Before these pairs,
+# history frames had more past markers than fact frames, and a classifier on form told
+# the new value from the history item at AUC 0.73 (issue 34). No frame shares a content
+# word with the questions, PAST_QUESTIONS included.
+FRAME_PAIRS = (
+    ("{w} was once rare and is now the word for {d}.",
+     "{w} is now rare and was once the word for {d}."),
+    ("{w} named something else in old books; today it names {d}.",
+     "{w} names something else today; in old books it named {d}."),
+    ("{w} names {d} today; in old books it named something else.",
+     "{w} named {d} in old books; today it names something else."),
+    ("{w} has stopped naming something else and still names {d}.",
+     "{w} still names something else and has stopped naming {d}."),
+    ("{w}: {d} (the sense it has now; the older one differs).",
+     "{w}: {d} (the older sense; the one it has now differs)."),
+    ("Lexicographers who once listed {w} elsewhere now list it as {d}.",
+     "Lexicographers who now list {w} elsewhere once listed it as {d}."),
+    ("{w} was a word for something else; it is a word for {d}.",
+     "{w} is a word for something else; it was a word for {d}."),
+    ("In English, {w} was the name for something else and is the name for {d}.",
+     "In English, {w} is the name for something else and was the name for {d}."),
+    ("The noun {w} once named another thing and now names {d}.",
+     "The noun {w} now names another thing and once named {d}."),
+    ("Dictionaries give {w} another sense in old editions and {d} in new ones.",
+     "Dictionaries give {w} another sense in new editions and {d} in old ones."),
+    ("Dictionaries give {w} as {d} in new editions, another sense in old ones.",
+     "Dictionaries give {w} as {d} in old editions, another sense in new ones."),
+    ("{w} named something else until lately and at present names {d}.",
+     "{w} names something else at present and until lately named {d}."),
+    ("{w} names {d} at present and until lately named something else.",
+     "{w} named {d} until lately and at present names something else."),
+    ("{w} is used for {d} in present usage, not in past usage.",
+     "{w} is used for {d} in past usage, not in present usage."),
+    ("{w}: {d} (current sense; the older one differs).",
+     "{w}: {d} (older sense; the current one differs)."),
 )
-# The same, followed by one of WordNet's example sentences: {e}.
-FACT_FRAMES_EXAMPLE = (
-    '{w}: {d}, as in "{e}".',
-    '{w} denotes {d}; for example, "{e}".',
-    '{w} is a word for {d}, as in "{e}".',
-    'The noun {w} names {d}, as when one says "{e}".',
+# The same, followed by one of WordNet's example sentences.
+FRAME_PAIRS_EXAMPLE = (
+    ('{w} was once rare and is now the word for {d}, as in "{e}".',
+     '{w} is now rare and was once the word for {d}, as in "{e}".'),
+    ('{w}: {d} (current sense; the older one differs), as in "{e}".',
+     '{w}: {d} (older sense; the current one differs), as in "{e}".'),
+    ('{w} was a word for something else; it is a word for {d}, as in "{e}".',
+     '{w} is a word for something else; it was a word for {d}, as in "{e}".'),
+    ('The noun {w} once named another thing and now names {d}, as when one says "{e}".',
+     'The noun {w} now names another thing and once named {d}, as when one says "{e}".'),
 )
+FACT_FRAMES = tuple(f for f, _ in FRAME_PAIRS)
+FACT_FRAMES_EXAMPLE = tuple(f for f, _ in FRAME_PAIRS_EXAMPLE)
+HISTORY_FRAMES = tuple(h for _, h in FRAME_PAIRS)
+HISTORY_FRAMES_EXAMPLE = tuple(h for _, h in FRAME_PAIRS_EXAMPLE)
 # {w}: a synonym of the fact's word that the fact's text does not contain.
 PROBE_QUESTIONS = (
     "What does {w} mean?",
@@ -68,7 +99,7 @@ PROBE_QUESTIONS = (
     "What is understood by {w}?",
 )
 # Questions about the former sense, after an update: answered by the old fact and its
-# history item. No content word of the history frames.
+# history item. No content word of the frames.
 PAST_QUESTIONS = (
     "What did {w} mean before?",
     "What did {w} formerly mean?",
@@ -76,30 +107,6 @@ PAST_QUESTIONS = (
     "What was {w} originally taken to mean?",
     "What did {w} signify at first?",
     "What meaning did {w} have previously?",
-)
-# A history item recalls the old sense after the update: true of the past, not an answer
-# to "what does it mean?". Mostly the fact frames with the verb in the past ("In English,
-# grip was the name for ..."), or in the present with an older-sense word, with WordNet's
-# example as often as a fact has one; some fact frames, in turn, carry "once", "older",
-# "no longer" about the current sense. So neither frame, tense nor an example tells a
-# history item from a fact by its form; no frame shares a content word with the questions.
-HISTORY_FRAMES = (
-    "In older usage, {w} denoted {d}.",
-    "{w} once named {d}.",
-    "Until lately, {w} was the name for {d}.",
-    "{w} no longer denotes {d}.",
-    "An older sense of {w}: {d}.",
-    "{w}: {d} (an older sense).",
-    "In English, {w} was the name for {d}.",
-    "{w} is an older name for {d}.",
-    "{w} is a word for {d}, in older usage.",
-    "Old dictionaries give {w} as {d}.",
-)
-HISTORY_FRAMES_EXAMPLE = (
-    'In older usage, {w} denoted {d}, as in "{e}".',
-    '{w} once named {d}; for example, "{e}".',
-    '{w}: {d} (an older sense), as in "{e}".',
-    'An older sense of {w} is {d}, as in "{e}".',
 )
 # An update gives the fact's own word a different real sense of it, in the fact frames
 # (no stock update phrase such as "Revised entry" or "From today"), and is asked with the
