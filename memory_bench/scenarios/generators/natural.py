@@ -136,6 +136,11 @@ def _matched(words: tuple[str, str, str]) -> bool:
                for b in bs)
 
 
+def _preferred(triples: list[tuple[str, str, str]]) -> list[tuple[str, str, str]]:
+    """The matched triples (``_matched``) where there are any, else all."""
+    return [t for t in triples if _matched(t)] or triples
+
+
 def _closest(options: list[tuple]) -> list[tuple]:
     """The options whose re-probe words (third, and fifth's third) are nearest the fact
     word in length: a synonym with one sense is a rarer word and runs longer than the
@@ -170,11 +175,9 @@ def _updated(rng: random.Random, picked: list[tuple], n: int, drawn: set[int]) -
     rng.shuffle(free)
     out: set[int] = set()
     for i in rng.sample(range(len(picked)), round(ROLES_DRAWN * n)):
-        like = [j for j in free if len(picked[j][1]) == len(picked[i][1]) and j not in out]
-        near = like or sorted((j for j in free if j not in out),
-                              key=lambda j: abs(len(picked[j][1]) - len(picked[i][1])))
-        if near:
-            out.add(near[0])
+        left = [j for j in free if j not in out]
+        if left:  # the first of the nearest in length (min keeps the shuffled order)
+            out.add(min(left, key=lambda j: abs(len(picked[j][1]) - len(picked[i][1]))))
     rest = [i for i in range(len(picked)) if i not in drawn]
     out.update(rng.sample(rest, n - len(out)))
     return sorted(out)
@@ -195,8 +198,7 @@ class _Draw:
     def _as_fact(self, o: Synset, word: str) -> list[tuple[str, str, str]]:
         """The (word, question word, re-probe word) triples by which ``o`` could be
         asked as a fact of ``word``, matched ones only where it has any."""
-        found = [t for t in _options(self.c, o) if t[0] == word]
-        return [t for t in found if _matched(t)] or found
+        return _preferred([t for t in _options(self.c, o) if t[0] == word])
 
     def free(self, s: Synset, allow: str = "") -> bool:
         return not ({w.lower() for w in s.words} - {allow.lower()}) & self.used
@@ -222,7 +224,7 @@ class _Draw:
                 break
             if not self.free(s):
                 continue
-            words = [w for w in triples[id(s)] if _matched(w)] or triples[id(s)]
+            words = _preferred(triples[id(s)])
             options = []
             for a, b, b2 in words:
                 others = [

@@ -35,10 +35,9 @@ __all__ = [
 # about "something else", and the same first and last word. Only the sentence's meaning
 # tells a history item from a current one: not a frame, a tense marker, a count of them,
 # its length or its first and last words, alone or together (tests/test_natural_generator.py
-# checks each pair). Before these pairs,
-# history frames had more past markers than fact frames, and a classifier on form told
-# the new value from the history item at AUC 0.73 (issue 34). No frame shares a content
-# word with the questions, PAST_QUESTIONS included.
+# checks each pair). Before these pairs, history frames had more past markers than fact
+# frames, and a classifier on form told the new value from the history item at AUC 0.73
+# (issue 34). No frame shares a content word with the questions, PAST_QUESTIONS included.
 FRAME_PAIRS = (
     ("{w} was once rare and is now the word for {d}.",
      "{w} is now rare and was once the word for {d}."),
@@ -82,10 +81,7 @@ FRAME_PAIRS_EXAMPLE = (
     ('The noun {w} once named another thing and now names {d}, as when one says "{e}".',
      'The noun {w} now names another thing and once named {d}, as when one says "{e}".'),
 )
-FACT_FRAMES = tuple(f for f, _ in FRAME_PAIRS)
-FACT_FRAMES_EXAMPLE = tuple(f for f, _ in FRAME_PAIRS_EXAMPLE)
-HISTORY_FRAMES = tuple(h for _, h in FRAME_PAIRS)
-HISTORY_FRAMES_EXAMPLE = tuple(h for _, h in FRAME_PAIRS_EXAMPLE)
+_CURRENT, _FORMER = 0, 1  # a pair's sides
 # {w}: a synonym of the fact's word that the fact's text does not contain.
 PROBE_QUESTIONS = (
     "What does {w} mean?",
@@ -127,21 +123,28 @@ def _clean(definition: str) -> str:
     return definition.rstrip(" .;")
 
 
+def _framed(rng: random.Random, word: str, s: Synset, avoid: tuple[str, ...],
+            example: bool | None, side: int) -> str:
+    """Sense ``s`` of ``word`` in one side of a frame pair; with one of WordNet's examples
+    that lacks every phrase of ``avoid`` (half the time, or as ``example`` says)."""
+    examples = [e for e in s.examples if not any(has_phrase(e, a) for a in avoid)]
+    if examples and (rng.random() < 0.5 if example is None else example):
+        frame = rng.choice(FRAME_PAIRS_EXAMPLE)[side]
+        return _cap(frame.format(w=word, d=_clean(s.definition), e=rng.choice(examples)))
+    return _cap(rng.choice(FRAME_PAIRS)[side].format(w=word, d=_clean(s.definition)))
+
+
 def fact_text(rng: random.Random, word: str, s: Synset,
               avoid: str | tuple[str, ...] | None = None, example: bool | None = None) -> str:
     """A sentence stating sense ``s`` of ``word``; an example only if it lacks every
     phrase of ``avoid`` (half the time, or where ``example`` is given, as it says)."""
     phrases = (avoid,) if isinstance(avoid, str) else tuple(avoid or ())
-    examples = [e for e in s.examples if not any(has_phrase(e, a) for a in phrases)]
-    if examples and (rng.random() < 0.5 if example is None else example):
-        frame = rng.choice(FACT_FRAMES_EXAMPLE)
-        return _cap(frame.format(w=word, d=_clean(s.definition), e=rng.choice(examples)))
-    return _cap(rng.choice(FACT_FRAMES).format(w=word, d=_clean(s.definition)))
+    return _framed(rng, word, s, phrases, example, _CURRENT)
 
 
 def fragment_text(rng: random.Random, word: str) -> str:
     """A fact frame about ``word`` cut off before its definition: states nothing."""
-    heads = [f.split("{d}")[0].rstrip(" :") for f in FACT_FRAMES]
+    heads = [pair[_CURRENT].split("{d}")[0].rstrip(" :") for pair in FRAME_PAIRS]
     return _cap(rng.choice([h for h in heads if len(h.split()) >= 3]).format(w=word))
 
 
@@ -153,14 +156,10 @@ def update_text(rng: random.Random, word: str, s: Synset,
 
 def history_text(rng: random.Random, word: str, s: Synset,
                  avoid: tuple[str, ...] = (), example: bool | None = None) -> str:
-    """The old sense ``s`` of ``word`` recalled as former (``HISTORY_FRAMES``); with one of
-    WordNet's examples as often as a fact has one (or as ``example`` says), if the example
-    lacks every phrase of ``avoid``."""
-    examples = [e for e in s.examples if not any(has_phrase(e, a) for a in avoid)]
-    if examples and (rng.random() < 0.5 if example is None else example):
-        frame = rng.choice(HISTORY_FRAMES_EXAMPLE)
-        return _cap(frame.format(w=word, d=_clean(s.definition), e=rng.choice(examples)))
-    return _cap(rng.choice(HISTORY_FRAMES).format(w=word, d=_clean(s.definition)))
+    """The old sense ``s`` of ``word`` recalled as former (a pair's other side); with one
+    of WordNet's examples as often as a fact has one (or as ``example`` says), if the
+    example lacks every phrase of ``avoid``."""
+    return _framed(rng, word, s, avoid, example, _FORMER)
 
 
 def probe_question(rng: random.Random, word: str, other_than: tuple[str, ...] = ()) -> str:
